@@ -1,0 +1,42 @@
+# graduatoria: the two commands an analyst or a developer needs.
+#   make run   - create the environment if missing, then run the demo pipeline
+#   make test  - create the environment if missing, then run the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+WAREHOUSE ?= data/warehouse/graduatoria.duckdb
+DEMO_DIR  ?= data/demo
+
+export DO_NOT_TRACK := 1
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+export PREFECT_HOME ?= $(CURDIR)/.prefect
+
+.PHONY: run test lint lock clean env
+
+env: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/graduatoria demo --out $(DEMO_DIR) --warehouse $(WAREHOUSE)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# Regenerate the lock after changing dependencies in pyproject.toml.
+lock:
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -o requirements.lock
+
+clean:
+	rm -rf $(VENV) .prefect .pytest_cache

@@ -1,0 +1,176 @@
+"""``graduatoria``: the command line for rating officers who do not know Prefect.
+
+Each verb runs one Prefect flow locally (a temporary server starts the first time: allow a few
+seconds). Errors are one line on stderr and a non-zero exit; ``--debug`` shows the traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+
+from flows.runtime import configure_prefect_environment
+
+DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
+
+
+def _iso_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date written YYYY-MM-DD") from error
+
+
+def _existing_dir(text: str) -> str:
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
+def _existing_file(text: str) -> str:
+    if not Path(text).is_file():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a file")
+    return text
+
+
+def _add_warehouse(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--warehouse",
+        default=DEFAULT_WAREHOUSE,
+        metavar="FILE",
+        help=f"DuckDB warehouse file (default: {DEFAULT_WAREHOUSE})",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="graduatoria",
+        description="Rating lists for Italian federations: FSI Elo Italia and Elo Rapid, "
+        "FID Elo-Rubele. Inputs go into a DuckDB warehouse that dashboards read.",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and Prefect logs")
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    ingest = verbs.add_parser(
+        "ingest",
+        help="ingest tournament deliveries (manifest.csv + TRF files) from an inbox folder",
+        description="Every folder under INBOX holding a manifest.csv is a delivery. Bad files "
+        "or rows are rejected with their reason; their tournaments are quarantined; the rest "
+        "loads. Re-running the same inbox adds nothing.",
+    )
+    ingest.add_argument("inbox", type=_existing_dir, metavar="INBOX")
+    ingest.add_argument(
+        "--national-federation",
+        default="ITA",
+        help="record id of the TRF-26 national lines whose ids are registry ids (default ITA)",
+    )
+    _add_warehouse(ingest)
+
+    registry = verbs.add_parser(
+        "load-registry",
+        help="load a registry snapshot (players.csv + memberships.csv) as of a date",
+    )
+    registry.add_argument("folder", type=_existing_dir, metavar="FOLDER")
+    registry.add_argument("--as-of", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    _add_warehouse(registry)
+
+    import_list = verbs.add_parser(
+        "import-list",
+        help="bootstrap a system from a published list (player_id,rating,games,k,category)",
+    )
+    import_list.add_argument("file", type=_existing_file, metavar="FILE")
+    import_list.add_argument("--system", required=True)
+    import_list.add_argument("--list-date", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    _add_warehouse(import_list)
+
+    merge = verbs.add_parser(
+        "merge", help="record that a provisional id (see unmatched_player) is a registered player"
+    )
+    merge.add_argument("provisional_id")
+    merge.add_argument("player_id")
+    merge.add_argument("--note", default="")
+    _add_warehouse(merge)
+
+    status = verbs.add_parser("status", help="summarise what the warehouse holds")
+    _add_warehouse(status)
+
+    demo = verbs.add_parser(
+        "demo", help="generate the demo federation and run the pipeline on it (make run)"
+    )
+    demo.add_argument("--out", default="data/demo", metavar="DIR")
+    demo.add_argument("--seed", type=int, default=2027)
+    _add_warehouse(demo)
+    return parser
+
+
+def _run_ingest(args: argparse.Namespace) -> None:
+    from flows.ingest import ingest_flow
+
+    ingest_flow(args.inbox, args.warehouse, args.national_federation)
+
+
+def _run_load_registry(args: argparse.Namespace) -> None:
+    from flows.registry import load_registry_flow
+
+    load_registry_flow(args.folder, args.as_of, args.warehouse)
+
+
+def _run_import_list(args: argparse.Namespace) -> None:
+    from flows.registry import import_list_flow
+
+    import_list_flow(args.file, args.system, args.list_date, args.warehouse)
+
+
+def _run_merge(args: argparse.Namespace) -> None:
+    from flows.registry import merge_player_flow
+
+    merge_player_flow(args.provisional_id, args.player_id, args.warehouse, args.note)
+
+
+def _run_status(args: argparse.Namespace) -> None:
+    from flows.status import print_status
+
+    print_status(args.warehouse)
+
+
+def _run_demo(args: argparse.Namespace) -> None:
+    from flows.demo import demo_flow
+
+    demo_flow(args.out, args.warehouse, args.seed)
+
+
+VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "ingest": _run_ingest,
+    "load-registry": _run_load_registry,
+    "import-list": _run_import_list,
+    "merge": _run_merge,
+    "status": _run_status,
+    "demo": _run_demo,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    configure_prefect_environment(verbose=args.debug)
+    from flows.runtime import quiet_flow_settings
+
+    try:
+        with quiet_flow_settings():
+            VERBS[args.verb](args)
+    except KeyboardInterrupt:
+        print("graduatoria: interrupted; the warehouse is unchanged", file=sys.stderr)
+        return 130
+    except Exception as error:
+        if args.debug:
+            raise
+        message = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+        print(f"graduatoria: error: {message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,248 @@
+"""The ``ingest`` flow: deliveries (manifest + TRF files) into the warehouse, in one transaction.
+
+Re-running the same inbox adds nothing but the run record: a tournament whose file and manifest
+facts are unchanged is skipped, a changed one becomes a new version (the old one is kept), and
+rejections are keyed by their content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import polars as pl
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.inputs import Delivery, discover_deliveries, read_delivery
+from flows.report import ingest_report
+from flows.runtime import RunRecord, publish_markdown
+from flows.warehouse import Warehouse, query_frame, read_sql
+from flows.writes import archive_files, record_problems
+from schemas.inputs import ManifestRow
+from schemas.problems import PROBLEM_SCHEMA, empty_problems
+from schemas.validation import validate
+from transforms.intake import ACCEPTED, TournamentIntake, build_intake
+from transforms.manifest import parse_arbiter_ratings, type_manifest
+from transforms.registry import latest_identity
+
+DEFAULT_NATIONAL_FEDERATION = "ITA"
+
+
+@dataclass
+class MatchingContext:
+    """What the warehouse already knows, read once inside the write transaction."""
+
+    registry_identity: pl.DataFrame
+    merges: pl.DataFrame
+    latest_keys: dict[str, tuple[int, str]]  # tournament_id -> (version, version_key)
+
+
+@dataclass
+class DeliveryOutcome:
+    """A delivery after parsing: new tournament versions and manifest-level problems."""
+
+    delivery: Delivery
+    intakes: list[TournamentIntake] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    manifest_problems: pl.DataFrame = field(default_factory=empty_problems)
+
+
+def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
+    snapshots = query_frame(con, read_sql("queries/registry_identity.sql"))
+    merges = query_frame(con, "SELECT provisional_id, player_id FROM player_merge")
+    versions = query_frame(con, "SELECT tournament_id, version, version_key FROM tournament").rows()
+    return MatchingContext(
+        registry_identity=latest_identity(snapshots),
+        merges=merges,
+        latest_keys={tid: (version, key) for tid, version, key in versions},
+    )
+
+
+def _manifest_rows(delivery: Delivery) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Typed manifest rows, arbiter ratings, and every manifest problem (with line numbers)."""
+    if delivery.manifest.rows.height == 0 and delivery.manifest.problems.height:
+        return pl.DataFrame(), pl.DataFrame(), delivery.manifest.problems
+    typed, cell_problems = type_manifest(delivery.manifest.rows)
+    schema_problems = validate(ManifestRow, typed).problems
+    ratings, rating_problems = parse_arbiter_ratings(typed)
+    problems = pl.concat([cell_problems, schema_problems, rating_problems]).unique(
+        maintain_order=True
+    )
+    return typed, ratings, problems
+
+
+@task(cache_policy=NO_CACHE)
+def prepare_delivery(
+    delivery: Delivery, context: MatchingContext, national_federation: str
+) -> DeliveryOutcome:
+    """Parse and check every tournament of a delivery (pure work: no warehouse access)."""
+    typed, ratings, problems = _manifest_rows(delivery)
+    outcome = DeliveryOutcome(delivery=delivery, manifest_problems=problems)
+    if typed.height == 0:
+        return outcome
+    lines_with_errors = set(
+        problems.filter(pl.col("severity") == "error").get_column("line_no").drop_nulls().to_list()
+    )
+    repeated = typed.filter(pl.len().over("tournament_id") > 1)
+    repeated_ids = set(repeated.get_column("tournament_id").drop_nulls().to_list())
+    for row in typed.iter_rows(named=True):  # one iteration per tournament file, not per game
+        tournament_id = row["tournament_id"]
+        if tournament_id is None or tournament_id in repeated_ids:
+            continue  # nothing to attach a version to: the manifest rejection says why
+        file = delivery.files.get(row["file"] or "")
+        intake = build_intake(
+            manifest_row=row,
+            manifest_name=delivery.manifest.file.name,
+            trf_bytes=file.content if file else None,
+            file_sha256=file.sha256 if file else None,
+            arbiter_ratings=ratings.filter(pl.col("tournament_id") == tournament_id)
+            if ratings.height
+            else pl.DataFrame(schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32}),
+            registry_identity=context.registry_identity,
+            merges=context.merges,
+            national_federation=national_federation,
+            manifest_rejected=row["line_no"] in lines_with_errors,
+        )
+        known = context.latest_keys.get(tournament_id)
+        if known is not None and known[1] == intake.version_key:
+            outcome.unchanged.append(tournament_id)
+            continue
+        next_version = (known[0] if known else 0) + 1
+        context.latest_keys[tournament_id] = (next_version, intake.version_key)
+        outcome.intakes.append(intake.with_version(next_version))
+    return outcome
+
+
+def write_intake(
+    con: duckdb.DuckDBPyConnection, run: RunRecord, intake: TournamentIntake, trf_sha: str | None
+) -> None:
+    """Store one new tournament version with its entries, games and unmatched players."""
+    header = intake.header
+    con.execute(
+        read_sql("queries/insert_tournament_version.sql"),
+        {
+            **{column: header.get(column) for column in TOURNAMENT_COLUMNS},
+            "tournament_id": intake.tournament_id,
+            "version": intake.version,
+            "version_key": intake.version_key,
+            "status": intake.status,
+            "file_sha256": trf_sha,
+            "run_id": run.run_id,
+        },
+    )
+    tag = {"tournament_id": intake.tournament_id, "version": intake.version}
+    if intake.entries.height:
+        insert_tagged(con, "tournament_entry", intake.entries, tag)
+        insert_tagged(con, "tournament_game", intake.games, tag)
+    if intake.unmatched.height:
+        insert_tagged(con, "player_match", intake.unmatched, {**tag, "run_id": run.run_id})
+
+
+TOURNAMENT_COLUMNS = [
+    "system",
+    "file_name",
+    "manifest_sha256",
+    "manifest_line",
+    "received_on",
+    "start_date",
+    "end_date",
+    "time_control",
+    "name",
+    "city",
+    "federation",
+    "rounds",
+    "players",
+    "played_games",
+    "format",
+    "encoding",
+    "is_team",
+]
+
+
+def insert_tagged(
+    con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, tag: dict[str, object]
+) -> None:
+    from flows.warehouse import insert_frame
+
+    insert_frame(con, table, frame.with_columns([pl.lit(v).alias(k) for k, v in tag.items()]))
+
+
+def write_outcomes(
+    con: duckdb.DuckDBPyConnection, run: RunRecord, outcomes: list[DeliveryOutcome]
+) -> dict[str, int]:
+    counts = {
+        "deliveries": len(outcomes),
+        "tournaments_new_versions": 0,
+        "tournaments_accepted": 0,
+        "tournaments_quarantined": 0,
+        "tournaments_unchanged": 0,
+        "games_played": 0,
+        "players_unmatched": 0,
+        "rejections_new": 0,
+        "warnings_new": 0,
+    }
+    for outcome in outcomes:
+        manifest = outcome.delivery.manifest.file
+        run.input_checksums[str(manifest.path)] = manifest.sha256
+        archive_files(con, run.run_id, [(manifest, "manifest")])
+        new_rejections, new_warnings = record_problems(
+            con,
+            run.run_id,
+            outcome.manifest_problems.with_columns(
+                pl.lit("manifest").alias("source"),
+                pl.lit(manifest.name).alias("file_name"),
+                pl.lit(manifest.sha256).alias("file_sha256"),
+                pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+            ),
+        )
+        counts["rejections_new"] += new_rejections
+        counts["warnings_new"] += new_warnings
+        counts["tournaments_unchanged"] += len(outcome.unchanged)
+        for intake in outcome.intakes:
+            file = outcome.delivery.files.get(str(intake.header.get("file_name")))
+            if file is not None:
+                run.input_checksums[str(file.path)] = file.sha256
+                archive_files(con, run.run_id, [(file, "trf")])
+            write_intake(con, run, intake, file.sha256 if file else None)
+            new_rejections, new_warnings = record_problems(
+                con, run.run_id, intake.problems_for_record(file.sha256 if file else None)
+            )
+            counts["rejections_new"] += new_rejections
+            counts["warnings_new"] += new_warnings
+            counts["tournaments_new_versions"] += 1
+            accepted = intake.status == ACCEPTED
+            counts["tournaments_accepted" if accepted else "tournaments_quarantined"] += 1
+            counts["games_played"] += int(intake.header.get("played_games") or 0)
+            counts["players_unmatched"] += intake.unmatched.height
+    return counts
+
+
+@flow(name="ingest", log_prints=True)
+def ingest_flow(
+    inbox: str, warehouse: str, national_federation: str = DEFAULT_NATIONAL_FEDERATION
+) -> dict[str, int]:
+    """Ingest every delivery under ``inbox`` into ``warehouse``; return the counts."""
+    run = RunRecord(
+        flow="ingest",
+        parameters={"inbox": inbox, "national_federation": national_federation},
+    )
+    folders = discover_deliveries(Path(inbox))
+    print(f"ingest: {len(folders)} deliveries found under {inbox}")
+    deliveries = [read_delivery(folder) for folder in folders]
+    with Warehouse(warehouse).transaction() as con:
+        context = load_matching_context(con)
+        outcomes = []
+        for number, delivery in enumerate(deliveries, start=1):
+            outcomes.append(prepare_delivery(delivery, context, national_federation))
+            print(f"  [{number}/{len(deliveries)}] {delivery.folder.name}: parsed")
+        run.counts = write_outcomes(con, run, outcomes)
+        report = ingest_report(run, outcomes)
+        run.write(con, "succeeded", report)
+    publish_markdown(report, key="ingest-report")
+    print(report)
+    return run.counts
+
+
+__all__ = ["PROBLEM_SCHEMA", "ingest_flow"]

@@ -1,0 +1,94 @@
+"""Reading input files from disk: bytes, checksums, and CSVs as text with line numbers."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from schemas.problems import empty_problems, problem, problems_frame
+from transforms.tabular import with_line_numbers
+
+MANIFEST_NAME = "manifest.csv"
+
+
+def sha256_of(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """A file as read from disk, with its checksum (the key of the raw archive)."""
+
+    path: Path
+    content: bytes
+
+    @property
+    def sha256(self) -> str:
+        return sha256_of(self.content)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+@dataclass(frozen=True)
+class CsvInput:
+    """A CSV read as text, every column a string, rows numbered as in an editor."""
+
+    file: InputFile
+    rows: pl.DataFrame
+    problems: pl.DataFrame  # file-level problems (unreadable, ragged); rows is empty then
+
+
+def read_input_file(path: Path) -> InputFile:
+    return InputFile(path=path, content=path.read_bytes())
+
+
+def read_csv_text(path: Path) -> CsvInput:
+    """Read a CSV with every value as text, so the typing step can report what it saw."""
+    file = read_input_file(path)
+    try:
+        text = file.content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        reason = f"the file is not UTF-8 text (byte {error.start}); save it as UTF-8 CSV"
+        return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason)]))
+    try:
+        raw = pl.read_csv(io.StringIO(text), infer_schema=False)
+    except (pl.exceptions.ComputeError, pl.exceptions.NoDataError) as error:
+        reason = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
+        return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason)]))
+    raw = raw.rename({name: name.strip().lower() for name in raw.columns})
+    return CsvInput(file, with_line_numbers(raw), empty_problems())
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """A folder holding ``manifest.csv`` and the tournament files it lists."""
+
+    folder: Path
+    manifest: CsvInput
+    files: dict[str, InputFile]  # by file name as written in the manifest
+
+
+def discover_deliveries(inbox: Path) -> list[Path]:
+    """Every folder under the inbox (the inbox itself included) that has a manifest."""
+    if not inbox.is_dir():
+        raise FileNotFoundError(f"inbox {inbox} is not a folder")
+    return sorted(path.parent for path in inbox.rglob(MANIFEST_NAME))
+
+
+def read_delivery(folder: Path) -> Delivery:
+    manifest = read_csv_text(folder / MANIFEST_NAME)
+    files: dict[str, InputFile] = {}
+    if "file" in manifest.rows.columns:
+        for name in manifest.rows.get_column("file").drop_nulls().unique().to_list():
+            candidate = folder / name.strip()
+            # A manifest may only point inside its own delivery folder.
+            inside = candidate.resolve().is_relative_to(folder.resolve())
+            if inside and candidate.is_file():
+                files[name.strip()] = read_input_file(candidate)
+    return Delivery(folder=folder, manifest=manifest, files=files)

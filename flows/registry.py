@@ -1,0 +1,203 @@
+"""Flows for the member registry: dated snapshots, published lists, and player merges."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import polars as pl
+from prefect import flow
+
+from flows.inputs import CsvInput, read_csv_text
+from flows.runtime import RunRecord, publish_markdown
+from flows.warehouse import Warehouse, insert_frame, read_sql
+from flows.writes import archive_files, record_problems
+from schemas.inputs import ALL_SYSTEMS, Membership, PublishedListRow, RegistryPlayer
+from schemas.problems import problem, problems_frame
+from schemas.validation import validate
+from transforms.registry import type_memberships, type_published_list, type_registry_players
+
+PLAYERS_FILE = "players.csv"
+MEMBERSHIPS_FILE = "memberships.csv"
+
+
+class RegistryError(RuntimeError):
+    """The request cannot be carried out (one clear line for the analyst)."""
+
+
+def _checked(source: CsvInput, typer: object, model: object) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Type and validate a CSV; returns the good rows and every problem (file-tagged)."""
+    if source.problems.height:
+        good, problems = pl.DataFrame(), source.problems
+    else:
+        typed, cell_problems = typer(source.rows)  # type: ignore[operator]
+        bad_lines = cell_problems.get_column("line_no").unique().implode()
+        checked = validate(model, typed.filter(~pl.col("line_no").is_in(bad_lines)))  # type: ignore[arg-type]
+        good, problems = checked.valid, pl.concat([cell_problems, checked.problems])
+    return good, problems.with_columns(
+        pl.lit(source.file.name).alias("file_name"),
+        pl.lit(source.file.sha256).alias("file_sha256"),
+        pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+    )
+
+
+def _existing_load(con: duckdb.DuckDBPyConnection, as_of: date) -> tuple[str, str] | None:
+    row = con.execute(
+        "SELECT players_sha256, memberships_sha256 FROM registry_load WHERE as_of = ? "
+        "ORDER BY load_id DESC LIMIT 1",
+        [as_of],
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+@flow(name="load-registry", log_prints=True)
+def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
+    """Load ``players.csv`` and ``memberships.csv`` from ``folder`` as the snapshot at ``as_of``."""
+    run = RunRecord(flow="load-registry", parameters={"folder": folder, "as_of": as_of})
+    players_csv = read_csv_text(Path(folder) / PLAYERS_FILE)
+    memberships_csv = read_csv_text(Path(folder) / MEMBERSHIPS_FILE)
+    players, player_problems = _checked(players_csv, type_registry_players, RegistryPlayer)
+    memberships, membership_problems = _checked(memberships_csv, type_memberships, Membership)
+    if memberships.height and players.height:
+        orphans = memberships.join(players.select("player_id"), on="player_id", how="anti")
+        orphan_problems = problems_frame(
+            [
+                problem(
+                    f"player_id {pid} is not in {PLAYERS_FILE}",
+                    field="player_id",
+                    value=pid,
+                    line_no=line,
+                )
+                for line, pid in orphans.select("line_no", "player_id").rows()
+            ]
+        ).with_columns(
+            pl.lit(memberships_csv.file.name).alias("file_name"),
+            pl.lit(memberships_csv.file.sha256).alias("file_sha256"),
+            pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+        )
+        memberships = memberships.join(orphans.select("line_no"), on="line_no", how="anti")
+        membership_problems = pl.concat([membership_problems, orphan_problems])
+    problems = pl.concat([player_problems, membership_problems]).with_columns(
+        pl.lit("registry").alias("source")
+    )
+    run.input_checksums = {
+        str(players_csv.file.path): players_csv.file.sha256,
+        str(memberships_csv.file.path): memberships_csv.file.sha256,
+    }
+    with Warehouse(warehouse).transaction() as con:
+        checksums = (players_csv.file.sha256, memberships_csv.file.sha256)
+        unchanged = _existing_load(con, as_of) == checksums
+        rejected, warned = record_problems(con, run.run_id, problems)
+        if not unchanged:
+            archive_files(
+                con,
+                run.run_id,
+                [(players_csv.file, "registry"), (memberships_csv.file, "registry")],
+            )
+            load_id = con.execute("SELECT nextval('registry_load_seq')").fetchone()[0]  # type: ignore[index]
+            con.execute(
+                "INSERT INTO registry_load VALUES (?, ?, ?, ?, ?, ?, ?, current_timestamp)",
+                [load_id, as_of, *checksums, players.height, memberships.height, run.run_id],
+            )
+            insert_frame(
+                con,
+                "registry_player",
+                players.drop("line_no").with_columns(load_id=pl.lit(load_id)),
+            )
+            insert_frame(
+                con,
+                "registry_membership",
+                memberships.drop("line_no").with_columns(load_id=pl.lit(load_id)),
+            )
+        run.counts = {
+            "players": 0 if unchanged else players.height,
+            "memberships": 0 if unchanged else memberships.height,
+            "rejections_new": rejected,
+        }
+        report = (
+            f"# Registry snapshot {as_of}\n\n"
+            + (
+                "- unchanged: the same files were already loaded for this date\n"
+                if unchanged
+                else f"- players: {players.height}\n- memberships: {memberships.height}\n"
+            )
+            + f"- rows rejected: {problems.height} (new: {rejected})\n"
+        )
+        run.write(con, "succeeded", report)
+    publish_markdown(report, key="registry-report")
+    print(report)
+    return run.counts
+
+
+@flow(name="import-list", log_prints=True)
+def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
+    """Bootstrap a system from its last official list (player_id, rating, games, k, category)."""
+    if system not in ALL_SYSTEMS:
+        raise RegistryError(f"unknown system {system!r}; expected one of {', '.join(ALL_SYSTEMS)}")
+    run = RunRecord(
+        flow="import-list", parameters={"file": file, "system": system, "list_date": list_date}
+    )
+    source = read_csv_text(Path(file))
+    rows, problems = _checked(source, type_published_list, PublishedListRow)
+    problems = problems.with_columns(pl.lit("list").alias("source"))
+    run.input_checksums = {str(source.file.path): source.file.sha256}
+    with Warehouse(warehouse).transaction() as con:
+        previous = con.execute(
+            "SELECT DISTINCT source_sha256 FROM imported_list WHERE system = ? AND list_date = ?",
+            [system, list_date],
+        ).fetchall()
+        if previous and previous[0][0] != source.file.sha256:
+            raise RegistryError(
+                f"a {system} list at {list_date} was already imported from another file; "
+                "lists are official and are not replaced"
+            )
+        rejected, _ = record_problems(con, run.run_id, problems)
+        imported = 0
+        if not previous:
+            archive_files(con, run.run_id, [(source.file, "list")])
+            imported = insert_frame(
+                con,
+                "imported_list",
+                rows.drop("line_no").with_columns(
+                    system=pl.lit(system),
+                    list_date=pl.lit(list_date),
+                    source_sha256=pl.lit(source.file.sha256),
+                    run_id=pl.lit(run.run_id),
+                ),
+            )
+        run.counts = {"players": imported, "rejections_new": rejected}
+        report = (
+            f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
+            f"{' (already imported)' if previous else ''}\n- rows rejected: {problems.height}\n"
+        )
+        run.write(con, "succeeded", report)
+    print(report)
+    return run.counts
+
+
+@flow(name="merge-player", log_prints=True)
+def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note: str = "") -> str:
+    """Record that a provisional id is a registered player; later runs use the real id."""
+    run = RunRecord(
+        flow="merge-player", parameters={"provisional_id": provisional_id, "player_id": player_id}
+    )
+    with Warehouse(warehouse).transaction() as con:
+        known = con.execute(
+            "SELECT count(*) FROM player_match WHERE provisional_id = ?", [provisional_id]
+        ).fetchone()[0]  # type: ignore[index]
+        if not known:
+            raise RegistryError(f"no unmatched player has the provisional id {provisional_id}")
+        registered = con.execute(
+            "SELECT count(*) FROM registry_snapshot WHERE player_id = ?", [player_id]
+        ).fetchone()[0]  # type: ignore[index]
+        if not registered:
+            raise RegistryError(f"player {player_id} is not in any registry snapshot")
+        con.execute(
+            read_sql("queries/upsert_player_merge.sql"),
+            [provisional_id, player_id, note, run.run_id],
+        )
+        message = f"{provisional_id} is now {player_id} ({known} tournament entries)"
+        run.write(con, "succeeded", message)
+    print(message)
+    return message

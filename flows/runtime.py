@@ -1,0 +1,114 @@
+"""Run bookkeeping shared by every flow: Prefect settings, run ids, code version, run records."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+
+import duckdb
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def configure_prefect_environment(verbose: bool = False) -> None:
+    """Offline, quiet, local defaults; must run before ``prefect`` is imported.
+
+    Without PREFECT_API_URL, Prefect starts a temporary local server per process; its state
+    goes to PREFECT_HOME, kept inside the project rather than the user's home. Flows print
+    their own progress lines, so Prefect's logs are shown only when asked for.
+    """
+    os.environ.setdefault("PREFECT_HOME", str(REPO_ROOT / ".prefect"))
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "CRITICAL")
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+    os.environ.setdefault("PREFECT_RESULTS_PERSIST_BY_DEFAULT", "false")
+
+
+@contextmanager
+def quiet_flow_settings() -> Iterator[None]:
+    """Heartbeats cost about a second per flow run and give nothing to a local run."""
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    with temporary_settings({PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+        yield
+
+
+def code_version() -> str:
+    """Package version plus the git commit when running from a checkout."""
+    try:
+        version = metadata.version("graduatoria")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        commit = ""
+    return f"{version}+{commit}" if commit else version
+
+
+def current_run_id() -> str:
+    """The Prefect flow-run id when inside a flow, so the warehouse and Prefect agree."""
+    try:
+        from prefect.runtime import flow_run
+
+        run_id = flow_run.id
+    except ImportError:
+        run_id = None
+    return str(run_id) if run_id else str(uuid.uuid4())
+
+
+@dataclass
+class RunRecord:
+    """What the ``run`` view shows about one flow run."""
+
+    flow: str
+    parameters: dict[str, object]
+    run_id: str = field(default_factory=current_run_id)
+    started_at: datetime = field(default_factory=datetime.now)
+    input_checksums: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    rulebook_hash: str | None = None
+
+    def write(self, con: duckdb.DuckDBPyConnection, status: str, report: str) -> None:
+        con.execute(
+            """
+            INSERT INTO run_record (run_id, flow, parameters, rulebook_hash, code_version,
+                input_checksums, started_at, ended_at, status, counts, report)
+            VALUES (?, ?, ?, ?, ?, ?, ?, current_timestamp, ?, ?, ?)
+            """,
+            [
+                self.run_id,
+                self.flow,
+                json.dumps(self.parameters, default=str, sort_keys=True),
+                self.rulebook_hash,
+                code_version(),
+                json.dumps(self.input_checksums, sort_keys=True),
+                self.started_at,
+                status,
+                json.dumps(self.counts, sort_keys=True),
+                report,
+            ],
+        )
+
+
+def publish_markdown(report: str, key: str) -> None:
+    """Store the run report as a Prefect markdown artifact (key: lowercase letters and dashes)."""
+    from prefect.artifacts import create_markdown_artifact
+
+    create_markdown_artifact(markdown=report, key=key, description="graduatoria run report")

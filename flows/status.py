@@ -1,0 +1,25 @@
+"""``graduatoria status``: what the warehouse holds, read like a dashboard would (read-only)."""
+
+from __future__ import annotations
+
+from flows.warehouse import Warehouse, query_frame, read_sql
+
+
+def status_text(warehouse: str) -> str:
+    with Warehouse(warehouse).reader() as con:
+        facts = query_frame(con, read_sql("queries/status.sql"))
+        by_system = query_frame(con, read_sql("queries/tournaments_by_system.sql"))
+    width = max(len(what) for what in facts.get_column("what").to_list())
+    lines = [f"Warehouse: {Warehouse(warehouse).path}", ""]
+    lines += [f"  {what:<{width}}  {count:>9,}" for what, count in facts.rows()]
+    lines += ["", "Tournaments by system:"]
+    for system, status, tournaments, entries, games, first, last in by_system.rows():
+        lines.append(
+            f"  {system or '(none)':<12} {status:<12} {tournaments:>5} tournaments "
+            f"{entries or 0:>7,} entries {games or 0:>8,} played games  received {first} .. {last}"
+        )
+    return "\n".join(lines)
+
+
+def print_status(warehouse: str) -> None:
+    print(status_text(warehouse))

@@ -1,0 +1,145 @@
+"""The DuckDB warehouse: migrations, atomic write transactions, short read-only sessions.
+
+DuckDB lets one read-write process lock out every reader, so a flow never writes the live file.
+It copies it, writes and checkpoints the copy, then swaps it in with ``os.replace``: dashboards
+keep reading the old file until the swap and the new one after, and a failed run leaves the live
+file untouched (see STACK-NOTES.md, "Locking").
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
+MIGRATIONS_DIR = SQL_DIR / "migrations"
+VIEWS_FILE = SQL_DIR / "views.sql"
+
+# Written files stay readable by DuckDB 1.x clients (many BI connectors still are).
+STORAGE_CONFIG = {"storage_compatibility_version": "v1.5.0"}
+
+
+class WarehouseError(RuntimeError):
+    """The warehouse file cannot be opened or migrated."""
+
+
+def read_sql(name: str) -> str:
+    """Return the text of a SQL file kept under ``sql/`` (SQL lives there, not in Python)."""
+    return (SQL_DIR / name).read_text(encoding="utf-8")
+
+
+def migration_files() -> list[Path]:
+    return sorted(MIGRATIONS_DIR.glob("*.sql"))
+
+
+def apply_migrations(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Apply, in order, the migrations not applied yet; recreate the views. Idempotent."""
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migration "
+        "(name VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL)"
+    )
+    applied = {row[0] for row in con.execute("SELECT name FROM schema_migration").fetchall()}
+    newly_applied = []
+    for path in migration_files():
+        if path.name in applied:
+            continue
+        con.execute(path.read_text(encoding="utf-8"))
+        con.execute("INSERT INTO schema_migration VALUES (?, current_timestamp)", [path.name])
+        newly_applied.append(path.name)
+    con.execute(VIEWS_FILE.read_text(encoding="utf-8"))
+    return newly_applied
+
+
+class Warehouse:
+    """A DuckDB file written only through :meth:`transaction` and read through :meth:`reader`."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path).resolve()
+
+    @property
+    def lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One all-or-nothing write: the live file changes only if the block returns normally."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.lock_path, "a+") as lock:
+            # Writers queue behind each other; readers never take this lock.
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            staging = self.path.with_name(f".{self.path.name}.staging-{os.getpid()}")
+            _remove_database_files(staging)
+            if self.path.exists():
+                shutil.copyfile(self.path, staging)
+            try:
+                con = duckdb.connect(str(staging), config=STORAGE_CONFIG)
+            except duckdb.Error as error:
+                _remove_database_files(staging)
+                raise WarehouseError(f"cannot open warehouse {self.path}: {error}") from error
+            try:
+                con.execute("BEGIN TRANSACTION")
+                apply_migrations(con)
+                yield con
+                con.execute("COMMIT")
+                con.execute("CHECKPOINT")
+                con.close()
+                _fsync(staging)
+                os.replace(staging, self.path)
+            except BaseException:
+                con.close()
+                _remove_database_files(staging)
+                raise
+
+    @contextmanager
+    def reader(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A short read-only session on the live file (what a dashboard does per request)."""
+        if not self.path.exists():
+            raise WarehouseError(f"no warehouse at {self.path}: run an ingest first")
+        con = duckdb.connect(str(self.path), read_only=True)
+        try:
+            yield con
+        finally:
+            con.close()
+
+
+def query_frame(
+    con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None
+) -> pl.DataFrame:
+    """Run a query and return a Polars frame (DuckDB 2: fetch through Arrow, never half-read)."""
+    return con.sql(sql, params=params).pl()
+
+
+def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
+    """Append a frame to a table by column name; returns the number of rows written."""
+    if frame.height == 0:
+        return 0
+    columns = ", ".join(f'"{name}"' for name in frame.columns)
+    con.register("_incoming_frame", frame.to_arrow())
+    try:
+        con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _incoming_frame")
+    finally:
+        con.unregister("_incoming_frame")
+    return frame.height
+
+
+def _remove_database_files(path: Path) -> None:
+    for candidate in (path, path.with_name(path.name + ".wal")):
+        candidate.unlink(missing_ok=True)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,37 @@
+"""The shape of a problem found in an input: what every rejection and warning is made from."""
+
+from __future__ import annotations
+
+import polars as pl
+
+PROBLEM_SCHEMA: dict[str, pl.DataType] = {
+    "line_no": pl.Int32(),
+    "field": pl.Utf8(),
+    "value": pl.Utf8(),
+    "reason": pl.Utf8(),
+    "severity": pl.Utf8(),  # error: the row or tournament is rejected; warning: reported only
+}
+
+
+def empty_problems() -> pl.DataFrame:
+    return pl.DataFrame(schema=PROBLEM_SCHEMA)
+
+
+def problems_frame(rows: list[dict[str, object]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=PROBLEM_SCHEMA) if rows else empty_problems()
+
+
+def problem(
+    reason: str,
+    field: str | None = None,
+    value: object = None,
+    line_no: int | None = None,
+    severity: str = "error",
+) -> dict[str, object]:
+    return {
+        "line_no": line_no,
+        "field": field,
+        "value": None if value is None else str(value),
+        "reason": reason,
+        "severity": severity,
+    }

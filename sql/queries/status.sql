@@ -1,0 +1,14 @@
+-- One line per fact an analyst checks after loading: what is in the warehouse.
+SELECT 'registry snapshots' AS what, count(*)::BIGINT AS how_many FROM registry_load
+UNION ALL SELECT 'registered players (latest snapshot)', count(*)
+    FROM registry_snapshot WHERE as_of = (SELECT max(as_of) FROM registry_load)
+UNION ALL SELECT 'imported list entries', count(*) FROM imported_list
+UNION ALL SELECT 'tournaments accepted', count(*) FROM tournament WHERE status = 'accepted'
+UNION ALL SELECT 'tournaments quarantined', count(*) FROM tournament WHERE status = 'quarantined'
+UNION ALL SELECT 'tournament versions kept', count(*) FROM tournament_version
+UNION ALL SELECT 'played games (latest versions)', coalesce(sum(played_games), 0)::BIGINT
+    FROM tournament WHERE status = 'accepted'
+UNION ALL SELECT 'players waiting for a merge (provisional ids)', count(DISTINCT provisional_id)
+    FROM unmatched_player
+UNION ALL SELECT 'rejections', count(*) FROM rejection
+UNION ALL SELECT 'flow runs', count(*) FROM run

@@ -1,0 +1,56 @@
+-- Views are recreated on every open: they hold no data, so replacing them is always safe.
+
+CREATE OR REPLACE VIEW run AS
+SELECT run_id, flow, parameters, rulebook_hash, code_version, input_checksums,
+       started_at, ended_at, status, counts
+FROM run_record;
+
+CREATE OR REPLACE VIEW rejection AS
+SELECT rejection_id, run_id, source, file_name, file_sha256, line_no, field, value, reason,
+       tournament_id, recorded_at
+FROM rejection_record;
+
+-- The latest version of each tournament.
+CREATE OR REPLACE VIEW tournament AS
+SELECT *
+FROM tournament_version
+QUALIFY version = max(version) OVER (PARTITION BY tournament_id);
+
+-- Entries of the latest version of each tournament, with analyst merges applied.
+CREATE OR REPLACE VIEW tournament_player AS
+SELECT e.tournament_id, e.version, e.start_number, e.name, e.sex, e.birth_date, e.federation,
+       e.fide_id, e.national_id, e.rating_in_file, e.arbiter_rating, e.points, e.rank,
+       coalesce(m.player_id, e.player_id) AS player_id,
+       e.player_id AS ingested_player_id,
+       CASE WHEN m.player_id IS NULL THEN e.match_method ELSE 'merge' END AS match_method
+FROM tournament_entry e
+JOIN tournament t USING (tournament_id, version)
+LEFT JOIN player_merge m ON m.provisional_id = e.player_id;
+
+-- Provisional players still waiting for the analyst.
+CREATE OR REPLACE VIEW unmatched_player AS
+SELECT pm.*
+FROM player_match pm
+JOIN tournament t USING (tournament_id, version)
+WHERE pm.provisional_id NOT IN (SELECT provisional_id FROM player_merge);
+
+-- The registry as loaded for each as-of date (a later load of the same date replaces it).
+CREATE OR REPLACE VIEW registry_snapshot AS
+SELECT l.as_of, p.*
+FROM registry_player p
+JOIN registry_load l USING (load_id)
+QUALIFY l.load_id = max(l.load_id) OVER (PARTITION BY l.as_of);
+
+-- The registry as it stood on day d: the latest snapshot on or before d.
+CREATE OR REPLACE MACRO registry_at(d) AS TABLE
+SELECT * EXCLUDE (load_id)
+FROM registry_snapshot
+WHERE as_of = (SELECT max(as_of) FROM registry_load WHERE as_of <= d);
+
+CREATE OR REPLACE MACRO membership_at(d) AS TABLE
+SELECT m.player_id, m.year
+FROM registry_membership m
+WHERE m.load_id = (
+    SELECT max(load_id) FROM registry_load
+    WHERE as_of = (SELECT max(as_of) FROM registry_load WHERE as_of <= d)
+);

@@ -1,0 +1,59 @@
+"""The warehouse's write discipline, without Prefect: migrations, atomicity, readers."""
+
+import duckdb
+import pytest
+
+from flows.warehouse import Warehouse, apply_migrations, migration_files
+
+
+def _count(warehouse: Warehouse, table: str) -> int:
+    with warehouse.reader() as con:
+        return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def test_migrations_apply_once_and_views_exist(tmp_path):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    with warehouse.transaction():
+        pass
+    with warehouse.transaction() as con:
+        assert apply_migrations(con) == []  # nothing left to apply
+        applied = con.execute("SELECT count(*) FROM schema_migration").fetchone()[0]
+        assert applied == len(migration_files())
+    with warehouse.reader() as con:
+        views = {row[0] for row in con.execute(
+            "SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    assert {"run", "rejection", "tournament", "registry_snapshot"} <= views
+
+
+def test_a_failed_transaction_leaves_the_file_as_it_was(tmp_path):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    with warehouse.transaction() as con:
+        con.execute("INSERT INTO player_merge VALUES ('P-A', '1', '', 'r1', now())")
+    before = (tmp_path / "w.duckdb").read_bytes()
+    with pytest.raises(RuntimeError), warehouse.transaction() as con:
+        con.execute("INSERT INTO player_merge VALUES ('P-B', '2', '', 'r2', now())")
+        raise RuntimeError("crash in the middle of a run")
+    assert (tmp_path / "w.duckdb").read_bytes() == before
+    assert _count(warehouse, "player_merge") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.duckdb", "w.duckdb.lock"]
+
+
+def test_a_reader_holding_the_file_open_does_not_block_a_write(tmp_path):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    with warehouse.transaction():
+        pass
+    with warehouse.reader() as reader:
+        with warehouse.transaction() as con:
+            con.execute("INSERT INTO player_merge VALUES ('P-A', '1', '', 'r1', now())")
+        # the open reader still sees the state it opened
+        assert reader.execute("SELECT count(*) FROM player_merge").fetchone()[0] == 0
+    assert _count(warehouse, "player_merge") == 1
+
+
+def test_written_files_open_read_only_in_a_separate_connection(tmp_path):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    with warehouse.transaction():
+        pass
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    assert con.execute("SELECT count(*) FROM run").fetchone()[0] == 0
+    con.close()

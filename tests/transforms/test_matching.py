@@ -1,0 +1,90 @@
+from datetime import date
+
+import polars as pl
+
+from transforms.matching import match_players
+
+REGISTRY = pl.DataFrame(
+    {
+        "player_id": ["100001", "100002", "100003", "100004", "100005"],
+        "name": ["Rossi, Mario", "Bianchi, Anna", "Verdi, Luca", "Neri, Paolo", "Neri, Paolo"],
+        "birth_date": [
+            date(1980, 1, 2),
+            date(1990, 5, 6),
+            date(2001, 7, 8),
+            date(1970, 1, 1),
+            date(1970, 1, 1),
+        ],
+        "fide_id": [2500001, None, 2500003, None, None],
+    },
+    schema_overrides={"fide_id": pl.Int64},
+)
+NO_MERGES = pl.DataFrame(schema={"provisional_id": pl.Utf8, "player_id": pl.Utf8})
+
+
+def _entries(**columns: list) -> pl.DataFrame:
+    size = len(next(iter(columns.values())))
+    base: dict[str, list] = {
+        "start_number": list(range(1, size + 1)),
+        "name": [None] * size,
+        "birth_date": [None] * size,
+        "birth_year": [None] * size,
+        "federation": ["ITA"] * size,
+        "fide_id": [None] * size,
+        "national_id": [None] * size,
+    }
+    base.update(columns)
+    return pl.DataFrame(
+        base,
+        schema={
+            "start_number": pl.Int32,
+            "name": pl.Utf8,
+            "birth_date": pl.Date,
+            "birth_year": pl.Int32,
+            "federation": pl.Utf8,
+            "fide_id": pl.Int64,
+            "national_id": pl.Utf8,
+        },
+    )
+
+
+def test_evidence_is_used_in_order_national_fide_name():
+    entries = _entries(
+        # national id wins even though the FIDE id points at someone else
+        name=["Rossi Mario", "Somebody", "BIANCHI,  ANNA", "Stranger, Joe"],
+        national_id=["100003", None, None, None],
+        fide_id=[2500001, 2500001, None, None],
+        birth_date=[None, None, date(1990, 5, 6), date(1999, 1, 1)],
+    )
+    matched = match_players(entries, REGISTRY, NO_MERGES).sort("start_number")
+    assert matched["player_id"].to_list()[:3] == ["100003", "100001", "100002"]
+    assert matched["match_method"].to_list() == [
+        "national_id",
+        "fide_id",
+        "name_birth",
+        "provisional",
+    ]
+    assert matched["player_id"][3] == "P-STRANGER_JOE-1999-01-01-ITA"
+
+
+def test_name_without_birth_date_is_not_enough():
+    matched = match_players(_entries(name=["Rossi, Mario"]), REGISTRY, NO_MERGES)
+    assert matched["match_method"][0] == "provisional"
+
+
+def test_ambiguous_name_and_birth_matches_nobody():
+    entries = _entries(name=["Neri, Paolo"], birth_date=[date(1970, 1, 1)])
+    assert match_players(entries, REGISTRY, NO_MERGES)["match_method"][0] == "provisional"
+
+
+def test_a_recorded_merge_maps_the_provisional_id():
+    entries = _entries(name=["Stranger, Joe"], birth_year=[1999])
+    merges = pl.DataFrame({"provisional_id": ["P-STRANGER_JOE-1999-ITA"], "player_id": ["100004"]})
+    matched = match_players(entries, REGISTRY, merges)
+    assert matched.select("player_id", "match_method").row(0) == ("100004", "merge")
+
+
+def test_same_unknown_person_gets_the_same_id_in_two_tournaments():
+    one = match_players(_entries(name=["Ignoto, Tizio"], birth_year=[1985]), REGISTRY, NO_MERGES)
+    two = match_players(_entries(name=["IGNOTO Tizio"], birth_year=[1985]), REGISTRY, NO_MERGES)
+    assert one["player_id"][0] == two["player_id"][0]

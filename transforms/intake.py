@@ -1,0 +1,276 @@
+"""From one manifest row and its TRF bytes to the frames the warehouse stores for a tournament.
+
+Pure: the caller reads the files and writes the result. A tournament with any error is
+quarantined (kept, with its reasons, never rated); warnings are reported only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+import polars as pl
+
+from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame
+from schemas.trf import TrfGame, TrfNational, TrfPlayer, TrfTournament
+from schemas.validation import validate
+from transforms.matching import match_players
+from transforms.trf import ParsedTrf, parse_trf
+
+ACCEPTED = "accepted"
+QUARANTINED = "quarantined"
+
+ENTRY_COLUMNS = [
+    "start_number",
+    "name",
+    "sex",
+    "title",
+    "birth_date",
+    "birth_year",
+    "federation",
+    "fide_id",
+    "national_id",
+    "rating_in_file",
+    "national_rating",
+    "arbiter_rating",
+    "points",
+    "rank",
+    "player_id",
+    "match_method",
+]
+GAME_COLUMNS = [
+    "start_number",
+    "round",
+    "opponent",
+    "color",
+    "result_code",
+    "score",
+    "kind",
+    "played",
+]
+MANIFEST_KEY_FIELDS = [
+    "system",
+    "received_on",
+    "start_date",
+    "end_date",
+    "time_control",
+    "arbiter_ratings",
+]
+
+
+@dataclass(frozen=True)
+class TournamentIntake:
+    """Everything learnt about one delivered tournament."""
+
+    tournament_id: str
+    status: str
+    version_key: str
+    header: dict[str, object]
+    entries: pl.DataFrame
+    games: pl.DataFrame
+    problems: pl.DataFrame  # PROBLEM_SCHEMA + source and file_name (manifest or TRF)
+    unmatched: pl.DataFrame
+    version: int = 0
+
+    def with_version(self, version: int) -> TournamentIntake:
+        return replace(self, version=version)
+
+    def problems_for_record(self, trf_sha256: str | None) -> pl.DataFrame:
+        """Problems tagged for the rejection and warning tables."""
+        return self.problems.with_columns(
+            pl.when(pl.col("source") == "trf")
+            .then(pl.lit(trf_sha256, dtype=pl.Utf8))
+            .otherwise(pl.lit(self.header.get("manifest_sha256"), dtype=pl.Utf8))
+            .alias("file_sha256"),
+            pl.lit(self.tournament_id).alias("tournament_id"),
+        )
+
+    @property
+    def errors(self) -> pl.DataFrame:
+        return self.problems.filter(pl.col("severity") == "error")
+
+    @property
+    def warnings(self) -> pl.DataFrame:
+        return self.problems.filter(pl.col("severity") == "warning")
+
+
+def version_key(file_sha256: str | None, manifest_row: dict[str, object]) -> str:
+    """What makes a delivery of a tournament new: the file bytes and the manifest facts."""
+    facts = "|".join(f"{field}={manifest_row.get(field)}" for field in MANIFEST_KEY_FIELDS)
+    return hashlib.sha256(f"{file_sha256 or 'missing'}|{facts}".encode()).hexdigest()
+
+
+def _validated(parsed: ParsedTrf) -> tuple[ParsedTrf, pl.DataFrame]:
+    """Check every frame of the parse; return the parse and all schema problems found."""
+    checks = [
+        validate(TrfTournament, parsed.tournament, line_column=None),
+        validate(TrfPlayer, parsed.players),
+        validate(TrfGame, parsed.games),
+        validate(TrfNational, parsed.national),
+    ]
+    found = [check.problems for check in checks if not check.ok]
+    return parsed, (pl.concat(found) if found else empty_problems())
+
+
+def _entries(
+    parsed: ParsedTrf,
+    arbiter_ratings: pl.DataFrame,
+    national_federation: str,
+    manifest_line: int,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    national = (
+        parsed.national.filter(pl.col("federation_code") == national_federation)
+        .unique("start_number", keep="first")
+        .select("start_number", "national_id", "national_rating")
+    )
+    entries = (
+        parsed.players.rename({"rating": "rating_in_file"})
+        .join(national, on="start_number", how="left")
+        .join(
+            arbiter_ratings.select("start_number", "arbiter_rating"),
+            on="start_number",
+            how="left",
+        )
+    )
+    orphan_ratings = arbiter_ratings.join(parsed.players, on="start_number", how="anti")
+    problems = problems_frame(
+        [
+            problem(
+                f"arbiter_ratings names start number {number}, which is not in the file",
+                field="arbiter_ratings",
+                value=number,
+                line_no=manifest_line,
+            )
+            for number in orphan_ratings.get_column("start_number").to_list()
+        ]
+    )
+    return entries, problems
+
+
+def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, pl.DataFrame]:
+    """Tournament facts: the manifest's dates win over the file's, with a warning if they differ."""
+    header = parsed.tournament.row(0, named=True)
+    warnings = []
+    for field in ("start_date", "end_date"):
+        from_manifest = manifest_row.get(field)
+        from_file = header.get(field)
+        if from_manifest is not None and from_file is not None and from_manifest != from_file:
+            warnings.append(
+                problem(
+                    f"{field} in the manifest ({from_manifest}) differs from the file "
+                    f"({from_file}); the manifest is used",
+                    field=field,
+                    value=from_file,
+                    severity="warning",
+                )
+            )
+        if from_manifest is not None:
+            header[field] = from_manifest
+    if manifest_row.get("time_control"):
+        header["time_control"] = manifest_row["time_control"]
+    return header, problems_frame(warnings)
+
+
+def _tagged(problems: pl.DataFrame, source: str, file_name: str) -> pl.DataFrame:
+    return problems.cast(PROBLEM_SCHEMA).with_columns(  # type: ignore[arg-type]
+        pl.lit(source).alias("source"), pl.lit(file_name).alias("file_name")
+    )
+
+
+def build_intake(
+    manifest_row: dict[str, object],
+    manifest_name: str,
+    manifest_sha256: str,
+    trf_bytes: bytes | None,
+    file_sha256: str | None,
+    arbiter_ratings: pl.DataFrame,
+    registry_identity: pl.DataFrame,
+    merges: pl.DataFrame,
+    national_federation: str,
+    manifest_rejected: bool = False,
+) -> TournamentIntake:
+    """Parse, validate and match one tournament; quarantine it if anything is wrong.
+
+    ``manifest_rejected`` says the manifest row itself had errors (reported with the
+    manifest): the file is still parsed and kept, but the tournament is quarantined.
+    """
+    tournament_id = str(manifest_row["tournament_id"])
+    key = version_key(file_sha256, manifest_row)
+    provenance = {
+        "manifest_sha256": manifest_sha256,
+        "manifest_line": manifest_row["line_no"],
+        "file_name": manifest_row["file"],
+        "system": manifest_row["system"],
+        "received_on": manifest_row["received_on"],
+    }
+    if trf_bytes is None:
+        missing = problem(
+            f"the file {manifest_row['file']} listed in the manifest is not in the delivery",
+            field="file",
+            value=manifest_row["file"],
+            line_no=int(manifest_row["line_no"]),  # type: ignore[call-overload]
+        )
+        problems = _tagged(problems_frame([missing]), "manifest", manifest_name)
+        return _quarantined(tournament_id, key, {**manifest_row, **provenance}, problems)
+
+    parsed, schema_problems = _validated(parse_trf(trf_bytes))
+    entries, rating_problems = _entries(
+        parsed,
+        arbiter_ratings,
+        national_federation,
+        int(manifest_row["line_no"]),  # type: ignore[call-overload]
+    )
+    header, header_warnings = _header(parsed, manifest_row)
+    trf_name = str(manifest_row["file"])
+    problems = pl.concat(
+        [
+            _tagged(parsed.problems, "trf", trf_name),
+            _tagged(schema_problems, "trf", trf_name),
+            _tagged(rating_problems, "manifest", manifest_name),
+            _tagged(header_warnings, "trf", trf_name),
+        ]
+    )
+    matched = match_players(entries, registry_identity, merges)
+    has_errors = bool((problems["severity"] == "error").any())
+    status = QUARANTINED if manifest_rejected or has_errors else ACCEPTED
+    unmatched = matched.filter(pl.col("match_method") == "provisional").select(
+        pl.col("player_id").alias("provisional_id"),
+        "start_number",
+        "name",
+        "birth_date",
+        "birth_year",
+        "federation",
+        "fide_id",
+        "national_id",
+    )
+    played_games = parsed.games.filter(pl.col("played")).height // 2
+    header.update({"players": parsed.players.height, "played_games": played_games, **provenance})
+    return TournamentIntake(
+        tournament_id=tournament_id,
+        status=status,
+        version_key=key,
+        header=header,
+        entries=matched.select(ENTRY_COLUMNS),
+        games=parsed.games.select(GAME_COLUMNS),
+        problems=problems,
+        unmatched=unmatched,
+    )
+
+
+def _quarantined(
+    tournament_id: str, key: str, manifest_row: dict[str, object], problems: pl.DataFrame
+) -> TournamentIntake:
+    header: dict[str, object] = {
+        **manifest_row,
+        "players": 0,
+        "played_games": 0,
+    }
+    return TournamentIntake(
+        tournament_id=tournament_id,
+        status=QUARANTINED,
+        version_key=key,
+        header=header,
+        entries=pl.DataFrame(),
+        games=pl.DataFrame(),
+        problems=problems,
+        unmatched=pl.DataFrame(),
+    )

@@ -1,0 +1,105 @@
+"""Matching tournament players to the registry.
+
+Order of evidence (first that succeeds wins): the national id of a TRF-26 national line, then the
+FIDE id, then the exact name with the exact birth date. A key that points at two registered
+players is ambiguous and matches nobody. Whoever is left gets a provisional id built from what
+the file says about them, so the same unknown person keeps one id across tournaments until the
+analyst merges it into a real one (``player_merge``).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+MATCH_METHODS = ["national_id", "fide_id", "name_birth", "merge", "provisional"]
+PROVISIONAL_PREFIX = "P-"
+
+
+def name_key(name: pl.Expr) -> pl.Expr:
+    """Exact name up to case, spacing and the comma between surname and given name."""
+    return name.str.to_uppercase().str.replace_all(r"[,\s]+", " ").str.strip_chars()
+
+
+def provisional_id() -> pl.Expr:
+    """A readable, deterministic id such as ``P-ROSSI_MARIO-1990-05-04-ITA``."""
+    born = pl.coalesce(
+        pl.col("birth_date").cast(pl.Utf8),
+        pl.col("birth_year").cast(pl.Utf8),
+        pl.lit("NA"),
+    )
+    return pl.concat_str(
+        [
+            pl.lit(PROVISIONAL_PREFIX),
+            name_key(pl.col("name")).str.replace_all(r"[^A-Z0-9]+", "_").str.strip_chars("_"),
+            pl.lit("-"),
+            born,
+            pl.lit("-"),
+            pl.col("federation").fill_null("XXX"),
+            pl.when(pl.col("fide_id").is_not_null())
+            .then(pl.lit("-F") + pl.col("fide_id").cast(pl.Utf8))
+            .otherwise(pl.lit("")),
+        ]
+    )
+
+
+def _unambiguous(registry: pl.DataFrame, key: str) -> pl.DataFrame:
+    """Registry rows whose ``key`` is non-null and held by exactly one player."""
+    return (
+        registry.filter(pl.col(key).is_not_null())
+        .filter(pl.len().over(key) == 1)
+        .select(key, pl.col("player_id").alias(f"player_id_by_{key}"))
+    )
+
+
+def match_players(
+    entries: pl.DataFrame, registry: pl.DataFrame, merges: pl.DataFrame
+) -> pl.DataFrame:
+    """Add ``player_id`` and ``match_method`` to tournament entries.
+
+    ``entries`` needs name, birth_date, birth_year, federation, fide_id, national_id;
+    ``registry`` one row per registered player (player_id, name, birth_date, fide_id);
+    ``merges`` the analyst's decisions (provisional_id, player_id).
+    """
+    by_national = registry.select(
+        pl.col("player_id").alias("national_id"),
+        pl.col("player_id").alias("player_id_by_national_id"),
+    )
+    by_fide = _unambiguous(registry, "fide_id")
+    by_name = _unambiguous(
+        registry.with_columns(
+            pl.concat_str(
+                [name_key(pl.col("name")), pl.col("birth_date").cast(pl.Utf8)], separator="|"
+            ).alias("name_birth_key")
+        ),
+        "name_birth_key",
+    )
+    merge_lookup = merges.select(
+        pl.col("provisional_id"), pl.col("player_id").alias("player_id_by_merge")
+    )
+    matched = (
+        entries.with_columns(
+            pl.concat_str(
+                [name_key(pl.col("name")), pl.col("birth_date").cast(pl.Utf8)], separator="|"
+            ).alias("name_birth_key"),
+            provisional_id().alias("provisional_id"),
+        )
+        .join(by_national, on="national_id", how="left")
+        .join(by_fide, on="fide_id", how="left")
+        .join(by_name, on="name_birth_key", how="left")
+        .join(merge_lookup, on="provisional_id", how="left")
+    )
+    candidates = [
+        ("national_id", "player_id_by_national_id"),
+        ("fide_id", "player_id_by_fide_id"),
+        ("name_birth", "player_id_by_name_birth_key"),
+        ("merge", "player_id_by_merge"),
+    ]
+    method = pl.lit("provisional")
+    for name, column in reversed(candidates):
+        method = pl.when(pl.col(column).is_not_null()).then(pl.lit(name)).otherwise(method)
+    return matched.with_columns(
+        pl.coalesce(
+            [pl.col(column) for _, column in candidates] + [pl.col("provisional_id")]
+        ).alias("player_id"),
+        method.alias("match_method"),
+    ).drop([column for _, column in candidates] + ["name_birth_key"])

@@ -1,0 +1,111 @@
+"""Typing of raw CSV inputs (all read as text) into typed columns, with a problem row per bad cell.
+
+Every CSV that enters the pipeline (manifests, registry, published lists, draughts games) goes
+through :func:`type_columns`, so "file, line, field, value, reason" is produced the same way
+everywhere and no value is silently turned into a null.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+from schemas.problems import PROBLEM_SCHEMA, empty_problems
+
+FieldKind = Literal["text", "int", "date", "float"]
+
+_KIND_DTYPES: dict[FieldKind, pl.DataType] = {
+    "text": pl.Utf8(),
+    "int": pl.Int64(),
+    "date": pl.Date(),
+    "float": pl.Float64(),
+}
+
+_KIND_HINTS: dict[FieldKind, str] = {
+    "text": "text",
+    "int": "a whole number",
+    "date": "a date written YYYY-MM-DD",
+    "float": "a number",
+}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    kind: FieldKind
+    required: bool = False
+
+
+def missing_columns(raw: pl.DataFrame, specs: list[FieldSpec]) -> list[str]:
+    """Required columns absent from the header (the whole file is unusable without them)."""
+    return [spec.name for spec in specs if spec.required and spec.name not in raw.columns]
+
+
+def _parse_expr(spec: FieldSpec) -> pl.Expr:
+    text = pl.col(spec.name).cast(pl.Utf8).str.strip_chars()
+    blank_as_null = pl.when(text == "").then(None).otherwise(text)
+    match spec.kind:
+        case "text":
+            return blank_as_null.alias(spec.name)
+        case "int":
+            return blank_as_null.cast(pl.Int64, strict=False).alias(spec.name)
+        case "float":
+            return blank_as_null.cast(pl.Float64, strict=False).alias(spec.name)
+        case "date":
+            return blank_as_null.str.to_date("%Y-%m-%d", strict=False).alias(spec.name)
+
+
+def type_columns(
+    raw: pl.DataFrame, specs: list[FieldSpec], line_column: str = "line_no"
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Cast text columns to their kinds.
+
+    Returns the typed frame (every row kept, bad cells null) and one problem row per cell that
+    was required but blank, or present but unreadable as its kind. Optional columns missing from
+    the header are added as nulls. Callers decide whether a problem drops the row.
+    """
+    present = [spec for spec in specs if spec.name in raw.columns]
+    absent = [spec for spec in specs if spec.name not in raw.columns]
+    typed = raw.with_columns(
+        [_parse_expr(spec) for spec in present]
+        + [pl.lit(None, dtype=_KIND_DTYPES[spec.kind]).alias(spec.name) for spec in absent]
+    )
+    problem_parts = []
+    for spec in present:
+        raw_text = raw.get_column(spec.name).cast(pl.Utf8).str.strip_chars()
+        is_blank = raw_text.is_null() | (raw_text == "")
+        unreadable = ~is_blank & typed.get_column(spec.name).is_null()
+        reason_blank = f"{spec.name} is required and is empty"
+        reason_bad = f"{spec.name} must be {_KIND_HINTS[spec.kind]}"
+        flagged = pl.DataFrame(
+            {
+                "line_no": raw.get_column(line_column).cast(pl.Int32),
+                "value": raw_text,
+                "blank": is_blank,
+                "unreadable": unreadable,
+            }
+        ).filter(pl.col("unreadable") | (pl.col("blank") & spec.required))
+        if flagged.height:
+            problem_parts.append(
+                flagged.select(
+                    "line_no",
+                    pl.lit(spec.name).alias("field"),
+                    pl.col("value").fill_null(""),
+                    pl.when(pl.col("blank"))
+                    .then(pl.lit(reason_blank))
+                    .otherwise(pl.lit(reason_bad))
+                    .alias("reason"),
+                    pl.lit("error").alias("severity"),
+                )
+            )
+    problems = pl.concat(problem_parts) if problem_parts else empty_problems()
+    return typed, problems.cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+
+
+def with_line_numbers(raw: pl.DataFrame, first_data_line: int = 2) -> pl.DataFrame:
+    """Number data rows as an editor shows them (line 1 is the header)."""
+    return raw.with_row_index("line_no", offset=first_data_line).with_columns(
+        pl.col("line_no").cast(pl.Int32)
+    )
