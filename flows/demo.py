@@ -53,4 +53,4 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
     print(status_text(warehouse))
     print(f"\nThe warehouse is {Warehouse(warehouse).path}")
     print("Open it read-only with any DuckDB client, e.g.:")
-    print(f"  duckdb -readonly {Warehouse(warehouse).path} \"SELECT * FROM tournament LIMIT 10\"")
+    print(f'  duckdb -readonly {Warehouse(warehouse).path} "SELECT * FROM tournament LIMIT 10"')

@@ -18,10 +18,10 @@ from prefect.cache_policies import NO_CACHE
 from flows.inputs import Delivery, discover_deliveries, read_delivery
 from flows.report import ingest_report
 from flows.runtime import RunRecord, publish_markdown
-from flows.warehouse import Warehouse, query_frame, read_sql
+from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems
 from schemas.inputs import ManifestRow
-from schemas.problems import PROBLEM_SCHEMA, empty_problems
+from schemas.problems import empty_problems
 from schemas.validation import validate
 from transforms.intake import ACCEPTED, TournamentIntake, build_intake
 from transforms.manifest import parse_arbiter_ratings, type_manifest
@@ -36,7 +36,9 @@ class MatchingContext:
 
     registry_identity: pl.DataFrame
     merges: pl.DataFrame
-    latest_keys: dict[str, tuple[int, str]]  # tournament_id -> (version, version_key)
+    # tournament_id -> (latest version, every version key seen): an inbox is cumulative, so a
+    # delivery already ingested must stay "unchanged" even after a later correction.
+    versions: dict[str, tuple[int, set[str]]]
 
 
 @dataclass
@@ -52,11 +54,11 @@ class DeliveryOutcome:
 def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
     snapshots = query_frame(con, read_sql("queries/registry_identity.sql"))
     merges = query_frame(con, "SELECT provisional_id, player_id FROM player_merge")
-    versions = query_frame(con, "SELECT tournament_id, version, version_key FROM tournament").rows()
+    known = query_frame(con, read_sql("queries/tournament_version_keys.sql"))
     return MatchingContext(
         registry_identity=latest_identity(snapshots),
         merges=merges,
-        latest_keys={tid: (version, key) for tid, version, key in versions},
+        versions={tid: (latest, set(keys)) for tid, latest, keys in known.rows()},
     )
 
 
@@ -95,6 +97,7 @@ def prepare_delivery(
         intake = build_intake(
             manifest_row=row,
             manifest_name=delivery.manifest.file.name,
+            manifest_sha256=delivery.manifest.file.sha256,
             trf_bytes=file.content if file else None,
             file_sha256=file.sha256 if file else None,
             arbiter_ratings=ratings.filter(pl.col("tournament_id") == tournament_id)
@@ -105,13 +108,12 @@ def prepare_delivery(
             national_federation=national_federation,
             manifest_rejected=row["line_no"] in lines_with_errors,
         )
-        known = context.latest_keys.get(tournament_id)
-        if known is not None and known[1] == intake.version_key:
+        latest, keys = context.versions.get(tournament_id, (0, set()))
+        if intake.version_key in keys:
             outcome.unchanged.append(tournament_id)
             continue
-        next_version = (known[0] if known else 0) + 1
-        context.latest_keys[tournament_id] = (next_version, intake.version_key)
-        outcome.intakes.append(intake.with_version(next_version))
+        context.versions[tournament_id] = (latest + 1, keys | {intake.version_key})
+        outcome.intakes.append(intake.with_version(latest + 1))
     return outcome
 
 
@@ -120,7 +122,8 @@ def write_intake(
 ) -> None:
     """Store one new tournament version with its entries, games and unmatched players."""
     header = intake.header
-    con.execute(
+    execute(
+        con,
         read_sql("queries/insert_tournament_version.sql"),
         {
             **{column: header.get(column) for column in TOURNAMENT_COLUMNS},
@@ -164,8 +167,6 @@ TOURNAMENT_COLUMNS = [
 def insert_tagged(
     con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, tag: dict[str, object]
 ) -> None:
-    from flows.warehouse import insert_frame
-
     insert_frame(con, table, frame.with_columns([pl.lit(v).alias(k) for k, v in tag.items()]))
 
 
@@ -243,6 +244,3 @@ def ingest_flow(
     publish_markdown(report, key="ingest-report")
     print(report)
     return run.counts
-
-
-__all__ = ["PROBLEM_SCHEMA", "ingest_flow"]

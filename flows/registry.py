@@ -11,7 +11,7 @@ from prefect import flow
 
 from flows.inputs import CsvInput, read_csv_text
 from flows.runtime import RunRecord, publish_markdown
-from flows.warehouse import Warehouse, insert_frame, read_sql
+from flows.warehouse import Warehouse, execute, insert_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems
 from schemas.inputs import ALL_SYSTEMS, Membership, PublishedListRow, RegistryPlayer
 from schemas.problems import problem, problems_frame
@@ -43,12 +43,13 @@ def _checked(source: CsvInput, typer: object, model: object) -> tuple[pl.DataFra
 
 
 def _existing_load(con: duckdb.DuckDBPyConnection, as_of: date) -> tuple[str, str] | None:
-    row = con.execute(
+    rows = execute(
+        con,
         "SELECT players_sha256, memberships_sha256 FROM registry_load WHERE as_of = ? "
         "ORDER BY load_id DESC LIMIT 1",
         [as_of],
-    ).fetchone()
-    return (row[0], row[1]) if row else None
+    )
+    return (rows[0][0], rows[0][1]) if rows else None
 
 
 @flow(name="load-registry", log_prints=True)
@@ -88,15 +89,16 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
     with Warehouse(warehouse).transaction() as con:
         checksums = (players_csv.file.sha256, memberships_csv.file.sha256)
         unchanged = _existing_load(con, as_of) == checksums
-        rejected, warned = record_problems(con, run.run_id, problems)
+        rejected, _ = record_problems(con, run.run_id, problems)
         if not unchanged:
             archive_files(
                 con,
                 run.run_id,
                 [(players_csv.file, "registry"), (memberships_csv.file, "registry")],
             )
-            load_id = con.execute("SELECT nextval('registry_load_seq')").fetchone()[0]  # type: ignore[index]
-            con.execute(
+            load_id = scalar(con, "SELECT nextval('registry_load_seq')")
+            execute(
+                con,
                 "INSERT INTO registry_load VALUES (?, ?, ?, ?, ?, ?, ?, current_timestamp)",
                 [load_id, as_of, *checksums, players.height, memberships.height, run.run_id],
             )
@@ -143,10 +145,11 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
     problems = problems.with_columns(pl.lit("list").alias("source"))
     run.input_checksums = {str(source.file.path): source.file.sha256}
     with Warehouse(warehouse).transaction() as con:
-        previous = con.execute(
+        previous = execute(
+            con,
             "SELECT DISTINCT source_sha256 FROM imported_list WHERE system = ? AND list_date = ?",
             [system, list_date],
-        ).fetchall()
+        )
         if previous and previous[0][0] != source.file.sha256:
             raise RegistryError(
                 f"a {system} list at {list_date} was already imported from another file; "
@@ -183,17 +186,18 @@ def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note:
         flow="merge-player", parameters={"provisional_id": provisional_id, "player_id": player_id}
     )
     with Warehouse(warehouse).transaction() as con:
-        known = con.execute(
-            "SELECT count(*) FROM player_match WHERE provisional_id = ?", [provisional_id]
-        ).fetchone()[0]  # type: ignore[index]
+        known = scalar(
+            con, "SELECT count(*) FROM player_match WHERE provisional_id = ?", [provisional_id]
+        )
         if not known:
             raise RegistryError(f"no unmatched player has the provisional id {provisional_id}")
-        registered = con.execute(
-            "SELECT count(*) FROM registry_snapshot WHERE player_id = ?", [player_id]
-        ).fetchone()[0]  # type: ignore[index]
+        registered = scalar(
+            con, "SELECT count(*) FROM registry_snapshot WHERE player_id = ?", [player_id]
+        )
         if not registered:
             raise RegistryError(f"player {player_id} is not in any registry snapshot")
-        con.execute(
+        execute(
+            con,
             read_sql("queries/upsert_player_merge.sql"),
             [provisional_id, player_id, note, run.run_id],
         )

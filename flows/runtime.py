@@ -15,6 +15,8 @@ from pathlib import Path
 
 import duckdb
 
+from flows.warehouse import execute
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -86,7 +88,8 @@ class RunRecord:
     rulebook_hash: str | None = None
 
     def write(self, con: duckdb.DuckDBPyConnection, status: str, report: str) -> None:
-        con.execute(
+        execute(
+            con,
             """
             INSERT INTO run_record (run_id, flow, parameters, rulebook_hash, code_version,
                 input_checksums, started_at, ended_at, status, counts, report)

@@ -41,19 +41,20 @@ def migration_files() -> list[Path]:
 
 def apply_migrations(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Apply, in order, the migrations not applied yet; recreate the views. Idempotent."""
-    con.execute(
+    execute(
+        con,
         "CREATE TABLE IF NOT EXISTS schema_migration "
-        "(name VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL)"
+        "(name VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL)",
     )
-    applied = {row[0] for row in con.execute("SELECT name FROM schema_migration").fetchall()}
+    applied = {row[0] for row in execute(con, "SELECT name FROM schema_migration")}
     newly_applied = []
     for path in migration_files():
         if path.name in applied:
             continue
-        con.execute(path.read_text(encoding="utf-8"))
-        con.execute("INSERT INTO schema_migration VALUES (?, current_timestamp)", [path.name])
+        execute(con, path.read_text(encoding="utf-8"))
+        execute(con, "INSERT INTO schema_migration VALUES (?, current_timestamp)", [path.name])
         newly_applied.append(path.name)
-    con.execute(VIEWS_FILE.read_text(encoding="utf-8"))
+    execute(con, VIEWS_FILE.read_text(encoding="utf-8"))
     return newly_applied
 
 
@@ -87,11 +88,11 @@ class Warehouse:
                 _remove_database_files(staging)
                 raise WarehouseError(f"cannot open warehouse {self.path}: {error}") from error
             try:
-                con.execute("BEGIN TRANSACTION")
+                execute(con, "BEGIN TRANSACTION")
                 apply_migrations(con)
                 yield con
-                con.execute("COMMIT")
-                con.execute("CHECKPOINT")
+                execute(con, "COMMIT")
+                execute(con, "CHECKPOINT")
                 con.close()
                 _fsync(staging)
                 os.replace(staging, self.path)
@@ -112,6 +113,23 @@ class Warehouse:
             con.close()
 
 
+def execute(
+    con: duckdb.DuckDBPyConnection, sql: str, params: list | dict | None = None
+) -> list[tuple]:
+    """Run a statement and read its result to the end.
+
+    DuckDB 2 refuses any further work on a connection while a result is half-read, so every
+    statement in this project goes through here, :func:`scalar` or :func:`query_frame`.
+    """
+    return con.execute(sql, params if params is not None else []).fetchall()
+
+
+def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict | None = None) -> object:
+    """The first value of the first row, or None when there is no row."""
+    rows = execute(con, sql, params)
+    return rows[0][0] if rows else None
+
+
 def query_frame(
     con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None
 ) -> pl.DataFrame:
@@ -126,7 +144,7 @@ def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame
     columns = ", ".join(f'"{name}"' for name in frame.columns)
     con.register("_incoming_frame", frame.to_arrow())
     try:
-        con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _incoming_frame")
+        execute(con, f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _incoming_frame")
     finally:
         con.unregister("_incoming_frame")
     return frame.height

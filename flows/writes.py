@@ -6,7 +6,7 @@ import duckdb
 import polars as pl
 
 from flows.inputs import InputFile
-from flows.warehouse import read_sql
+from flows.warehouse import execute, read_sql, scalar
 
 PROBLEM_TABLES = {
     "error": ("rejection_record", "rejection_id"),
@@ -30,10 +30,10 @@ def archive_files(
     """Keep every raw input by checksum; a file already archived is not stored again."""
     added = 0
     for file, kind in files:
-        exists = con.execute("SELECT 1 FROM raw_file WHERE sha256 = ?", [file.sha256]).fetchone()
-        if exists:
+        if execute(con, "SELECT 1 FROM raw_file WHERE sha256 = ?", [file.sha256]):
             continue
-        con.execute(
+        execute(
+            con,
             "INSERT INTO raw_file VALUES (?, ?, ?, ?, ?, ?, current_timestamp)",
             [file.sha256, file.name, kind, len(file.content), file.content, run_id],
         )
@@ -54,15 +54,15 @@ def record_problems(
         if batch.height == 0:
             added.append(0)
             continue
-        before = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # type: ignore[index]
+        before = int(scalar(con, f"SELECT count(*) FROM {table}"))  # type: ignore[arg-type]
         con.register("_incoming_problems", batch.to_arrow())
         try:
             statement = read_sql("queries/insert_new_problems.sql").format(
                 table=table, id_column=id_column
             )
-            con.execute(statement, {"run_id": run_id})
+            execute(con, statement, {"run_id": run_id})
         finally:
             con.unregister("_incoming_problems")
-        after = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # type: ignore[index]
+        after = int(scalar(con, f"SELECT count(*) FROM {table}"))  # type: ignore[arg-type]
         added.append(after - before)
     return added[0], added[1]

@@ -1,0 +1,166 @@
+"""End-to-end: real TRF files through the ingest flow into a temporary DuckDB warehouse."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from flows.warehouse import Warehouse
+from tests.flows.helpers import SHARED_TRF, shared_delivery, shared_trf_files, write_manifest
+
+pytestmark = pytest.mark.usefixtures("prefect_server")
+
+DATA_TABLES = [
+    "raw_file",
+    "tournament_version",
+    "tournament_entry",
+    "tournament_game",
+    "rejection_record",
+    "ingest_warning",
+    "player_match",
+]
+ERRAL = "erral_fidetournament__tests_test_demo.trf"
+
+
+def _table_counts(warehouse: Path) -> dict[str, int]:
+    with Warehouse(warehouse).reader() as con:
+        return {
+            table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in DATA_TABLES
+        }
+
+
+def _corrupt_copy(folder: Path) -> tuple[str, int]:
+    """erral's player 2 meets 999 in round 1 instead of 65; returns the file name and line."""
+    lines = (SHARED_TRF / ERRAL).read_text(encoding="ascii").splitlines(keepends=True)
+    line_index = next(i for i, line in enumerate(lines) if line.startswith("001    2 "))
+    assert "    65 w 1" in lines[line_index]
+    lines[line_index] = lines[line_index].replace("    65 w 1", "   999 w 1", 1)
+    name = "corrupt_" + ERRAL
+    (folder / name).write_text("".join(lines), encoding="ascii")
+    return name, line_index + 1
+
+
+def test_every_shared_file_ingests_and_a_rerun_adds_nothing(tmp_path):
+    from flows.ingest import ingest_flow
+
+    inbox = tmp_path / "inbox"
+    rows = shared_delivery(inbox / "2026-03")
+    warehouse = tmp_path / "w.duckdb"
+    counts = ingest_flow(str(inbox), str(warehouse))
+    assert counts["tournaments_accepted"] == len(shared_trf_files()) == len(rows)
+    assert counts["tournaments_quarantined"] == 0
+    with Warehouse(warehouse).reader() as con:
+        per_file = dict(
+            con.execute("SELECT file_name, players FROM tournament WHERE status = 'accepted'")
+            .fetchall()
+        )
+        archived = con.execute("SELECT count(*) FROM raw_file WHERE kind = 'trf'").fetchone()[0]
+    # player counts checked by hand with grep -c '^001' on each file
+    assert per_file["erral_fidetournament__tests_test_demo.trf"] == 137
+    assert per_file["sklangen_TRF__tests_example1.trf"] == 284
+    assert per_file["Molrn_TRF__tests_example_trf26.trf"] == 249
+    assert archived == len(rows)
+
+    before = _table_counts(warehouse)
+    again = ingest_flow(str(inbox), str(warehouse))
+    assert again["tournaments_new_versions"] == 0
+    assert again["tournaments_unchanged"] == len(rows)
+    assert _table_counts(warehouse) == before
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute("SELECT count(*) FROM run WHERE flow = 'ingest'").fetchone()[0] == 2
+
+
+def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
+    from flows.ingest import ingest_flow
+
+    delivery = tmp_path / "inbox" / "2026-04"
+    delivery.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, delivery / ERRAL)
+    corrupt_name, corrupt_line = _corrupt_copy(delivery)
+    write_manifest(
+        delivery,
+        [
+            {"tournament_id": "OK-1", "file": ERRAL, "system": "elo_italia",
+             "received_on": "2026-04-02"},
+            {"tournament_id": "BAD-1", "file": corrupt_name, "system": "elo_italia",
+             "received_on": "2026-04-02"},
+            {"tournament_id": "NODATE-1", "file": ERRAL, "system": "elo_italia",
+             "received_on": ""},
+            {"tournament_id": "GONE-1", "file": "missing.trf", "system": "elo_rapid",
+             "received_on": "2026-04-02"},
+        ],
+    )
+    warehouse = tmp_path / "w.duckdb"
+    counts = ingest_flow(str(delivery.parent), str(warehouse))
+    assert counts["tournaments_accepted"] == 1
+    assert counts["tournaments_quarantined"] == 3
+    with Warehouse(warehouse).reader() as con:
+        status = dict(con.execute("SELECT tournament_id, status FROM tournament").fetchall())
+        bad = con.execute(
+            "SELECT file_name, line_no, field, reason FROM rejection WHERE tournament_id = 'BAD-1'"
+        ).fetchall()
+        no_date = con.execute(
+            "SELECT file_name, line_no, field, reason FROM rejection "
+            "WHERE file_name = 'manifest.csv' AND field = 'received_on'"
+        ).fetchall()
+        gone = con.execute(
+            "SELECT line_no, reason FROM rejection WHERE tournament_id = 'GONE-1'"
+        ).fetchall()
+        ok_games = con.execute(
+            "SELECT count(*) FROM tournament_game WHERE tournament_id = 'OK-1'"
+        ).fetchone()[0]
+    assert status == {
+        "OK-1": "accepted",
+        "BAD-1": "quarantined",
+        "NODATE-1": "quarantined",
+        "GONE-1": "quarantined",
+    }
+    assert any(
+        file == corrupt_name and line == corrupt_line and "999" in reason
+        for file, line, _field, reason in bad
+    ), bad
+    assert no_date and no_date[0][1] == 4 and "never guessed" in no_date[0][3]
+    assert gone == [(5, "the file missing.trf listed in the manifest is not in the delivery")]
+    assert ok_games > 0
+
+
+def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
+    from flows.ingest import ingest_flow
+
+    inbox = tmp_path / "inbox"
+    first = inbox / "2026-03"
+    first.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, first / "t.trf")
+    row = {"tournament_id": "T-1", "file": "t.trf", "system": "elo_italia",
+           "received_on": "2026-03-01"}
+    write_manifest(first, [row])
+    warehouse = tmp_path / "w.duckdb"
+    ingest_flow(str(inbox), str(warehouse))
+
+    # a corrected crosstable arrives later in its own delivery folder
+    second = inbox / "2026-05"
+    second.mkdir()
+    text = (first / "t.trf").read_text(encoding="ascii").replace(
+        "012 XXX Torneo San Viator", "012 XXX Torneo San Viator (corrected)"
+    )
+    (second / "t.trf").write_text(text, encoding="ascii")
+    write_manifest(second, [{**row, "received_on": "2026-05-02"}])
+    counts = ingest_flow(str(inbox), str(warehouse))
+    assert counts["tournaments_new_versions"] == 1
+    with Warehouse(warehouse).reader() as con:
+        versions = con.execute(
+            "SELECT version, received_on::VARCHAR, name FROM tournament_version "
+            "WHERE tournament_id = 'T-1' ORDER BY version"
+        ).fetchall()
+        latest = con.execute("SELECT version FROM tournament WHERE tournament_id = 'T-1'").fetchone()
+        games_per_version = con.execute(
+            "SELECT version, count(*) FROM tournament_game GROUP BY version ORDER BY version"
+        ).fetchall()
+    assert [v[0] for v in versions] == [1, 2]
+    assert versions[1][1] == "2026-05-02" and "corrected" in versions[1][2]
+    assert latest == (2,)
+    assert games_per_version[0][1] == games_per_version[1][1]
+
+    # the inbox still holds both deliveries: running it again must not flip back to version 1
+    assert ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"] == 0
