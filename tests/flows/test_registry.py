@@ -1,0 +1,124 @@
+"""Registry snapshots, published lists and merges through their flows into a temporary DuckDB."""
+
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from flows.warehouse import Warehouse
+from tests.flows.helpers import SHARED_TRF, write_manifest
+
+pytestmark = pytest.mark.usefixtures("prefect_server")
+
+PLAYERS_HEADER = "player_id,name,sex,birth_date,country,fide_id,fide_standard,fide_rapid,category,k_override\n"
+JANUARY = (
+    PLAYERS_HEADER
+    + "100001,\"Rossi, Mario\",M,1980-01-02,ITA,,,,1N,\n"
+    + "100002,\"Bianchi, Anna\",F,2010-05-06,ITA,2250001,1650,,2N,\n"
+    + "100003,\"Verdi, Luca\",M,1999-13-01,ITA,,,,NC,\n"  # month 13: rejected
+    + "100004,\"Neri, Paolo\",X,1970-01-01,ITA,,,,NC,\n"  # sex X: rejected
+)
+JULY = (
+    PLAYERS_HEADER
+    + "100001,\"Rossi, Mario\",M,1980-01-02,ITA,2250009,1810,,1N,\n"  # now FIDE-rated
+    + "100002,\"Bianchi, Anna\",F,2010-05-06,ITA,2250001,1702,,1N,\n"
+)
+MEMBERSHIPS = "player_id,year\n100001,2026\n100002,2026\n999999,2026\n"
+
+
+def _snapshot(folder: Path, players: str) -> str:
+    folder.mkdir(parents=True)
+    (folder / "players.csv").write_text(players, encoding="utf-8")
+    (folder / "memberships.csv").write_text(MEMBERSHIPS, encoding="utf-8")
+    return str(folder)
+
+
+def test_snapshots_are_read_as_they_stood_and_reloads_change_nothing(tmp_path):
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    january = _snapshot(tmp_path / "2026-01-01", JANUARY)
+    july = _snapshot(tmp_path / "2026-07-01", JULY)
+    first = load_registry_flow(january, date(2026, 1, 1), warehouse)
+    assert first == {"players": 2, "memberships": 2, "rejections_new": 3}
+    load_registry_flow(july, date(2026, 7, 1), warehouse)
+    again = load_registry_flow(january, date(2026, 1, 1), warehouse)
+    assert again == {"players": 0, "memberships": 0, "rejections_new": 0}
+    with Warehouse(warehouse).reader() as con:
+        def fide(day: str) -> list:
+            return con.execute(
+                "SELECT player_id, fide_standard FROM registry_at(?::DATE) ORDER BY player_id",
+                [day],
+            ).fetchall()
+
+        assert fide("2025-12-31") == []
+        assert fide("2026-03-01") == [("100001", None), ("100002", 1650)]
+        assert fide("2026-07-01") == [("100001", 1810), ("100002", 1702)]
+        rejections = con.execute(
+            "SELECT file_name, line_no, field, reason FROM rejection ORDER BY file_name, line_no"
+        ).fetchall()
+        loads = con.execute("SELECT count(*) FROM registry_load").fetchone()[0]
+    assert loads == 2
+    assert ("memberships.csv", 4, "player_id", "player_id 999999 is not in players.csv") in (
+        rejections
+    )
+    assert ("players.csv", 4, "birth_date", "birth_date must be a date written YYYY-MM-DD") in (
+        rejections
+    )
+    assert ("players.csv", 5, "sex", "sex must be one of M, F") in rejections
+
+
+def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(tmp_path):
+    from flows.registry import RegistryError, import_list_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    listing = tmp_path / "list.csv"
+    listing.write_text(
+        "player_id,rating,games,k,category\n100001,1712,45,15,2N\n100002,abc,3,30,NC\n",
+        encoding="utf-8",
+    )
+    counts = import_list_flow(str(listing), "elo_italia", date(2026, 1, 1), warehouse)
+    assert counts == {"players": 1, "rejections_new": 1}
+    assert import_list_flow(str(listing), "elo_italia", date(2026, 1, 1), warehouse)["players"] == 0
+    listing.write_text("player_id,rating,games,k,category\n100001,1700,45,15,2N\n")
+    with pytest.raises(RegistryError, match="already imported from another file"):
+        import_list_flow(str(listing), "elo_italia", date(2026, 1, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute("SELECT player_id, rating FROM imported_list").fetchall() == [
+            ("100001", 1712)
+        ]
+
+
+def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
+    from flows.ingest import ingest_flow
+    from flows.registry import load_registry_flow, merge_player_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "reg", JANUARY), date(2026, 1, 1), warehouse)
+    delivery = tmp_path / "inbox" / "d1"
+    delivery.mkdir(parents=True)
+    name = "sanichi_icu_tournament__spec_samples_krause_latin-1.tab"
+    shutil.copyfile(SHARED_TRF / name, delivery / name)
+    write_manifest(
+        delivery,
+        [{"tournament_id": "LV-1", "file": name, "system": "elo_italia",
+          "received_on": "2026-02-01"}],
+    )
+    counts = ingest_flow(str(delivery.parent), warehouse)
+    assert counts["players_unmatched"] == 3
+    with Warehouse(warehouse).reader() as con:
+        waiting = [row[0] for row in con.execute(
+            "SELECT provisional_id FROM unmatched_player ORDER BY start_number").fetchall()]
+    # the Latin-1 name "Úrr,Márk" survives decoding into the provisional id
+    assert waiting[1].startswith("P-") and "RR" in waiting[1]
+    merge_player_flow(waiting[0], "100001", warehouse, note="same person, checked by phone")
+    with Warehouse(warehouse).reader() as con:
+        resolved = con.execute(
+            "SELECT player_id, match_method FROM tournament_player WHERE start_number = 1"
+        ).fetchone()
+        left = con.execute("SELECT count(*) FROM unmatched_player").fetchone()[0]
+    assert resolved == ("100001", "merge")
+    assert left == 2
+    with pytest.raises(Exception, match="not in any registry snapshot"):
+        merge_player_flow(waiting[1], "424242", warehouse)
