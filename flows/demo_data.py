@@ -97,8 +97,12 @@ seed always gives byte-identical files.
 
 def write_demo_federation(out_dir: Path, seed: int = DEFAULT_SEED) -> DemoSummary:
     """Generate the demo federation for ``seed`` and write it under ``out_dir``."""
+    return write_federation(generate_federation(seed), out_dir)
+
+
+def write_federation(fed: DemoFederation, out_dir: Path) -> DemoSummary:
+    """Write an already generated federation under ``out_dir`` (replacing an earlier demo)."""
     out_dir = Path(out_dir)
-    fed = generate_federation(seed)
     _prepare(out_dir)
 
     snapshot_dirs = []
@@ -143,7 +147,7 @@ def write_demo_federation(out_dir: Path, seed: int = DEFAULT_SEED) -> DemoSummar
     readme.write_text(_readme(fed, lines), encoding="utf-8")
     return DemoSummary(
         out_dir=out_dir,
-        seed=seed,
+        seed=fed.seed,
         players=latest.players.height,
         snapshots=tuple(snapshot_dirs),
         opening_list=opening,

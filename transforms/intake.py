@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
+
 import polars as pl
 
 from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame

@@ -52,8 +52,9 @@ def test_every_shared_file_ingests_and_a_rerun_adds_nothing(tmp_path):
     assert counts["tournaments_quarantined"] == 0
     with Warehouse(warehouse).reader() as con:
         per_file = dict(
-            con.execute("SELECT file_name, players FROM tournament WHERE status = 'accepted'")
-            .fetchall()
+            con.execute(
+                "SELECT file_name, players FROM tournament WHERE status = 'accepted'"
+            ).fetchall()
         )
         archived = con.execute("SELECT count(*) FROM raw_file WHERE kind = 'trf'").fetchone()[0]
     # player counts checked by hand with grep -c '^001' on each file
@@ -81,14 +82,25 @@ def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
     write_manifest(
         delivery,
         [
-            {"tournament_id": "OK-1", "file": ERRAL, "system": "elo_italia",
-             "received_on": "2026-04-02"},
-            {"tournament_id": "BAD-1", "file": corrupt_name, "system": "elo_italia",
-             "received_on": "2026-04-02"},
-            {"tournament_id": "NODATE-1", "file": ERRAL, "system": "elo_italia",
-             "received_on": ""},
-            {"tournament_id": "GONE-1", "file": "missing.trf", "system": "elo_rapid",
-             "received_on": "2026-04-02"},
+            {
+                "tournament_id": "OK-1",
+                "file": ERRAL,
+                "system": "elo_italia",
+                "received_on": "2026-04-02",
+            },
+            {
+                "tournament_id": "BAD-1",
+                "file": corrupt_name,
+                "system": "elo_italia",
+                "received_on": "2026-04-02",
+            },
+            {"tournament_id": "NODATE-1", "file": ERRAL, "system": "elo_italia", "received_on": ""},
+            {
+                "tournament_id": "GONE-1",
+                "file": "missing.trf",
+                "system": "elo_rapid",
+                "received_on": "2026-04-02",
+            },
         ],
     )
     warehouse = tmp_path / "w.duckdb"
@@ -132,8 +144,12 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
     first = inbox / "2026-03"
     first.mkdir(parents=True)
     shutil.copyfile(SHARED_TRF / ERRAL, first / "t.trf")
-    row = {"tournament_id": "T-1", "file": "t.trf", "system": "elo_italia",
-           "received_on": "2026-03-01"}
+    row = {
+        "tournament_id": "T-1",
+        "file": "t.trf",
+        "system": "elo_italia",
+        "received_on": "2026-03-01",
+    }
     write_manifest(first, [row])
     warehouse = tmp_path / "w.duckdb"
     ingest_flow(str(inbox), str(warehouse))
@@ -141,8 +157,10 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
     # a corrected crosstable arrives later in its own delivery folder
     second = inbox / "2026-05"
     second.mkdir()
-    text = (first / "t.trf").read_text(encoding="ascii").replace(
-        "012 XXX Torneo San Viator", "012 XXX Torneo San Viator (corrected)"
+    text = (
+        (first / "t.trf")
+        .read_text(encoding="ascii")
+        .replace("012 XXX Torneo San Viator", "012 XXX Torneo San Viator (corrected)")
     )
     (second / "t.trf").write_text(text, encoding="ascii")
     write_manifest(second, [{**row, "received_on": "2026-05-02"}])
@@ -153,7 +171,9 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
             "SELECT version, received_on::VARCHAR, name FROM tournament_version "
             "WHERE tournament_id = 'T-1' ORDER BY version"
         ).fetchall()
-        latest = con.execute("SELECT version FROM tournament WHERE tournament_id = 'T-1'").fetchone()
+        latest = con.execute(
+            "SELECT version FROM tournament WHERE tournament_id = 'T-1'"
+        ).fetchone()
         games_per_version = con.execute(
             "SELECT version, count(*) FROM tournament_game GROUP BY version ORDER BY version"
         ).fetchall()

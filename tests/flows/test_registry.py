@@ -11,18 +11,20 @@ from tests.flows.helpers import SHARED_TRF, write_manifest
 
 pytestmark = pytest.mark.usefixtures("prefect_server")
 
-PLAYERS_HEADER = "player_id,name,sex,birth_date,country,fide_id,fide_standard,fide_rapid,category,k_override\n"
+PLAYERS_HEADER = (
+    "player_id,name,sex,birth_date,country,fide_id,fide_standard,fide_rapid,category,k_override\n"
+)
 JANUARY = (
     PLAYERS_HEADER
-    + "100001,\"Rossi, Mario\",M,1980-01-02,ITA,,,,1N,\n"
-    + "100002,\"Bianchi, Anna\",F,2010-05-06,ITA,2250001,1650,,2N,\n"
-    + "100003,\"Verdi, Luca\",M,1999-13-01,ITA,,,,NC,\n"  # month 13: rejected
-    + "100004,\"Neri, Paolo\",X,1970-01-01,ITA,,,,NC,\n"  # sex X: rejected
+    + '100001,"Rossi, Mario",M,1980-01-02,ITA,,,,1N,\n'
+    + '100002,"Bianchi, Anna",F,2010-05-06,ITA,2250001,1650,,2N,\n'
+    + '100003,"Verdi, Luca",M,1999-13-01,ITA,,,,NC,\n'  # month 13: rejected
+    + '100004,"Neri, Paolo",X,1970-01-01,ITA,,,,NC,\n'  # sex X: rejected
 )
 JULY = (
     PLAYERS_HEADER
-    + "100001,\"Rossi, Mario\",M,1980-01-02,ITA,2250009,1810,,1N,\n"  # now FIDE-rated
-    + "100002,\"Bianchi, Anna\",F,2010-05-06,ITA,2250001,1702,,1N,\n"
+    + '100001,"Rossi, Mario",M,1980-01-02,ITA,2250009,1810,,1N,\n'  # now FIDE-rated
+    + '100002,"Bianchi, Anna",F,2010-05-06,ITA,2250001,1702,,1N,\n'
 )
 MEMBERSHIPS = "player_id,year\n100001,2026\n100002,2026\n999999,2026\n"
 
@@ -46,6 +48,7 @@ def test_snapshots_are_read_as_they_stood_and_reloads_change_nothing(tmp_path):
     again = load_registry_flow(january, date(2026, 1, 1), warehouse)
     assert again == {"players": 0, "memberships": 0, "rejections_new": 0}
     with Warehouse(warehouse).reader() as con:
+
         def fide(day: str) -> list:
             return con.execute(
                 "SELECT player_id, fide_standard FROM registry_at(?::DATE) ORDER BY player_id",
@@ -102,14 +105,24 @@ def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
     shutil.copyfile(SHARED_TRF / name, delivery / name)
     write_manifest(
         delivery,
-        [{"tournament_id": "LV-1", "file": name, "system": "elo_italia",
-          "received_on": "2026-02-01"}],
+        [
+            {
+                "tournament_id": "LV-1",
+                "file": name,
+                "system": "elo_italia",
+                "received_on": "2026-02-01",
+            }
+        ],
     )
     counts = ingest_flow(str(delivery.parent), warehouse)
     assert counts["players_unmatched"] == 3
     with Warehouse(warehouse).reader() as con:
-        waiting = [row[0] for row in con.execute(
-            "SELECT provisional_id FROM unmatched_player ORDER BY start_number").fetchall()]
+        waiting = [
+            row[0]
+            for row in con.execute(
+                "SELECT provisional_id FROM unmatched_player ORDER BY start_number"
+            ).fetchall()
+        ]
     # the Latin-1 name "Úrr,Márk" survives decoding into the provisional id
     assert waiting[1].startswith("P-") and "RR" in waiting[1]
     merge_player_flow(waiting[0], "100001", warehouse, note="same person, checked by phone")

@@ -20,8 +20,12 @@ def test_migrations_apply_once_and_views_exist(tmp_path):
         applied = con.execute("SELECT count(*) FROM schema_migration").fetchone()[0]
         assert applied == len(migration_files())
     with warehouse.reader() as con:
-        views = {row[0] for row in con.execute(
-            "SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+        views = {
+            row[0]
+            for row in con.execute(
+                "SELECT view_name FROM duckdb_views() WHERE NOT internal"
+            ).fetchall()
+        }
     assert {"run", "rejection", "tournament", "registry_snapshot"} <= views
 
 
