@@ -16,6 +16,7 @@ from prefect import flow
 from flows.demo_data import write_demo_federation
 from flows.ingest import ingest_flow
 from flows.registry import import_list_flow, load_registry_flow
+from flows.runtime import say
 from flows.status import status_text
 from flows.warehouse import Warehouse
 
@@ -36,21 +37,25 @@ def published_lists(demo_dir: Path) -> list[tuple[str, date, Path]]:
     return found
 
 
-@flow(name="demo", log_prints=True)
+@flow(name="demo")
 def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
     demo_dir = Path(out)
-    print(f"demo: generating the demo federation (seed {seed}) into {demo_dir}")
+    say(f"demo: generating the demo federation (seed {seed}) into {demo_dir}")
     summary = write_demo_federation(demo_dir, seed=seed)
-    print(f"demo: {summary}")
+    say(
+        f"demo: {summary.players:,} registered players, {len(summary.snapshots)} registry "
+        f"snapshots, {summary.tournaments} tournaments in {len(summary.deliveries)} deliveries, "
+        f"{summary.games:,} games played; deliberate faults: {len(summary.faults)}"
+    )
     for as_of, folder in registry_snapshots(demo_dir):
-        print(f"demo: loading registry snapshot {as_of}")
+        say(f"demo: loading registry snapshot {as_of}")
         load_registry_flow(str(folder), as_of, warehouse)
     for system, list_date, path in published_lists(demo_dir):
-        print(f"demo: importing the {system} list of {list_date}")
+        say(f"demo: importing the {system} list of {list_date}")
         import_list_flow(str(path), system, list_date, warehouse)
-    print("demo: ingesting deliveries")
+    say("demo: ingesting deliveries")
     ingest_flow(str(demo_dir / "deliveries"), warehouse)
-    print(status_text(warehouse))
-    print(f"\nThe warehouse is {Warehouse(warehouse).path}")
-    print("Open it read-only with any DuckDB client, e.g.:")
-    print(f'  duckdb -readonly {Warehouse(warehouse).path} "SELECT * FROM tournament LIMIT 10"')
+    say(status_text(warehouse))
+    say(f"\nThe warehouse is {Warehouse(warehouse).path}")
+    say("Open it read-only with any DuckDB client, e.g.:")
+    say(f'  duckdb -readonly {Warehouse(warehouse).path} "SELECT * FROM tournament LIMIT 10"')

@@ -17,15 +17,16 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.inputs import Delivery, discover_deliveries, read_delivery
 from flows.report import ingest_report
-from flows.runtime import RunRecord, publish_markdown
+from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems
 from schemas.inputs import ManifestRow
 from schemas.problems import empty_problems
 from schemas.validation import validate
-from transforms.intake import ACCEPTED, TournamentIntake, build_intake
+from transforms.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
 from transforms.manifest import parse_arbiter_ratings, type_manifest
 from transforms.registry import latest_identity
+from transforms.trf import parse_trf
 
 DEFAULT_NATIONAL_FEDERATION = "ITA"
 
@@ -67,7 +68,12 @@ def _manifest_rows(delivery: Delivery) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
     if delivery.manifest.rows.height == 0 and delivery.manifest.problems.height:
         return pl.DataFrame(), pl.DataFrame(), delivery.manifest.problems
     typed, cell_problems = type_manifest(delivery.manifest.rows)
-    schema_problems = validate(ManifestRow, typed).problems
+    schema_problems = validate(ManifestRow, typed).problems.join(
+        cell_problems.select("line_no", "field"),
+        on=["line_no", "field"],
+        how="anti",
+        nulls_equal=True,
+    )  # a blank or unreadable cell is reported once, by the typing step
     ratings, rating_problems = parse_arbiter_ratings(typed)
     problems = pl.concat([cell_problems, schema_problems, rating_problems]).unique(
         maintain_order=True
@@ -89,16 +95,24 @@ def prepare_delivery(
     )
     repeated = typed.filter(pl.len().over("tournament_id") > 1)
     repeated_ids = set(repeated.get_column("tournament_id").drop_nulls().to_list())
-    for row in typed.iter_rows(named=True):  # one iteration per tournament file, not per game
+    usable = [
+        row
+        for row in typed.iter_rows(named=True)
+        # without a unique id there is nothing to attach a version to: the rejection says why
+        if row["tournament_id"] is not None and row["tournament_id"] not in repeated_ids
+    ]
+    files = {row["tournament_id"]: delivery.files.get(row["file"] or "") for row in usable}
+    parsed = {tid: parse_trf(file.content) for tid, file in files.items() if file is not None}
+    schema_problems = validate_parsed(parsed)
+    for row in usable:  # one iteration per tournament file, not per game
         tournament_id = row["tournament_id"]
-        if tournament_id is None or tournament_id in repeated_ids:
-            continue  # nothing to attach a version to: the manifest rejection says why
-        file = delivery.files.get(row["file"] or "")
+        file = files[tournament_id]
         intake = build_intake(
             manifest_row=row,
             manifest_name=delivery.manifest.file.name,
             manifest_sha256=delivery.manifest.file.sha256,
-            trf_bytes=file.content if file else None,
+            parsed=parsed.get(tournament_id),
+            schema_problems=schema_problems.get(tournament_id, empty_problems()),
             file_sha256=file.sha256 if file else None,
             arbiter_ratings=ratings.filter(pl.col("tournament_id") == tournament_id)
             if ratings.height
@@ -220,7 +234,7 @@ def write_outcomes(
     return counts
 
 
-@flow(name="ingest", log_prints=True)
+@flow(name="ingest")
 def ingest_flow(
     inbox: str, warehouse: str, national_federation: str = DEFAULT_NATIONAL_FEDERATION
 ) -> dict[str, int]:
@@ -230,17 +244,17 @@ def ingest_flow(
         parameters={"inbox": inbox, "national_federation": national_federation},
     )
     folders = discover_deliveries(Path(inbox))
-    print(f"ingest: {len(folders)} deliveries found under {inbox}")
+    say(f"ingest: {len(folders)} deliveries found under {inbox}")
     deliveries = [read_delivery(folder) for folder in folders]
     with Warehouse(warehouse).transaction() as con:
         context = load_matching_context(con)
         outcomes = []
         for number, delivery in enumerate(deliveries, start=1):
             outcomes.append(prepare_delivery(delivery, context, national_federation))
-            print(f"  [{number}/{len(deliveries)}] {delivery.folder.name}: parsed")
+            say(f"  [{number}/{len(deliveries)}] {delivery.folder.name}: parsed")
         run.counts = write_outcomes(con, run, outcomes)
         report = ingest_report(run, outcomes)
         run.write(con, "succeeded", report)
     publish_markdown(report, key="ingest-report")
-    print(report)
+    say(report)
     return run.counts

@@ -10,7 +10,7 @@ import polars as pl
 from prefect import flow
 
 from flows.inputs import CsvInput, read_csv_text
-from flows.runtime import RunRecord, publish_markdown
+from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems
 from schemas.inputs import ALL_SYSTEMS, Membership, PublishedListRow, RegistryPlayer
@@ -52,7 +52,7 @@ def _existing_load(con: duckdb.DuckDBPyConnection, as_of: date) -> tuple[str, st
     return (rows[0][0], rows[0][1]) if rows else None
 
 
-@flow(name="load-registry", log_prints=True)
+@flow(name="load-registry")
 def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
     """Load ``players.csv`` and ``memberships.csv`` from ``folder`` as the snapshot at ``as_of``."""
     run = RunRecord(flow="load-registry", parameters={"folder": folder, "as_of": as_of})
@@ -128,11 +128,11 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
         )
         run.write(con, "succeeded", report)
     publish_markdown(report, key="registry-report")
-    print(report)
+    say(report)
     return run.counts
 
 
-@flow(name="import-list", log_prints=True)
+@flow(name="import-list")
 def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
     """Bootstrap a system from its last official list (player_id, rating, games, k, category)."""
     if system not in ALL_SYSTEMS:
@@ -175,11 +175,11 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
             f"{' (already imported)' if previous else ''}\n- rows rejected: {problems.height}\n"
         )
         run.write(con, "succeeded", report)
-    print(report)
+    say(report)
     return run.counts
 
 
-@flow(name="merge-player", log_prints=True)
+@flow(name="merge-player")
 def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note: str = "") -> str:
     """Record that a provisional id is a registered player; later runs use the real id."""
     run = RunRecord(
@@ -203,5 +203,5 @@ def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note:
         )
         message = f"{provisional_id} is now {player_id} ({known} tournament entries)"
         run.write(con, "succeeded", message)
-    print(message)
+    say(message)
     return message

@@ -115,3 +115,15 @@ def publish_markdown(report: str, key: str) -> None:
     from prefect.artifacts import create_markdown_artifact
 
     create_markdown_artifact(markdown=report, key=key, description="graduatoria run report")
+
+
+def say(message: str) -> None:
+    """A progress line for the analyst on stdout, also kept in the Prefect run's log."""
+    print(message, flush=True)
+    try:
+        from prefect.exceptions import MissingContextError
+        from prefect.logging import get_run_logger
+
+        get_run_logger().info(message)
+    except (ImportError, MissingContextError):
+        pass

@@ -1,7 +1,8 @@
 """Pandera models of the frames the TRF parser yields and the ingest writes.
 
-They mirror the parser's contract (``transforms.trf``) and add the value rules an arbiter
-would check by eye: start numbers from 1, plausible ratings, known result codes.
+They mirror the parser's contract (``transforms.trf``) plus the ``tournament_id`` the ingest
+adds (a delivery is validated in one call per model, not one per file), and add the value rules
+an arbiter would check by eye: start numbers from 1, plausible ratings, known result codes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ GAME_KINDS = ["played", "forfeit", "unrated", "bye", "unpaired"]
 
 
 class TrfTournament(pa.DataFrameModel):
+    tournament_id: pl.Utf8 = pa.Field(unique=True)
     name: pl.Utf8 = pa.Field(nullable=True)
     city: pl.Utf8 = pa.Field(nullable=True)
     federation: pl.Utf8 = pa.Field(nullable=True)
@@ -35,7 +37,8 @@ class TrfTournament(pa.DataFrameModel):
 
 
 class TrfPlayer(pa.DataFrameModel):
-    start_number: pl.Int32 = pa.Field(ge=1, unique=True)
+    tournament_id: pl.Utf8
+    start_number: pl.Int32 = pa.Field(ge=1)
     name: pl.Utf8 = pa.Field(nullable=True)
     sex: pl.Utf8 = pa.Field(nullable=True, isin=["M", "F"])
     title: pl.Utf8 = pa.Field(nullable=True)
@@ -50,11 +53,13 @@ class TrfPlayer(pa.DataFrameModel):
 
     class Config:
         name = "TRF player line"
+        unique = ["tournament_id", "start_number"]  # noqa: RUF012
 
 
 class TrfGame(pa.DataFrameModel):
     """One player's view of one round (a pairing appears twice, once per side)."""
 
+    tournament_id: pl.Utf8
     start_number: pl.Int32 = pa.Field(ge=1)
     round: pl.Int32 = pa.Field(ge=1)
     opponent: pl.Int32 = pa.Field(nullable=True, ge=1)
@@ -71,10 +76,11 @@ class TrfGame(pa.DataFrameModel):
 
     class Config:
         name = "TRF round"
-        unique = ["start_number", "round"]  # noqa: RUF012
+        unique = ["tournament_id", "start_number", "round"]  # noqa: RUF012
 
 
 class TrfNational(pa.DataFrameModel):
+    tournament_id: pl.Utf8
     federation_code: pl.Utf8 = pa.Field(str_matches=r"^[A-Z]{3}$")
     start_number: pl.Int32 = pa.Field(ge=1)
     national_id: pl.Utf8 = pa.Field(nullable=True)
@@ -86,4 +92,4 @@ class TrfNational(pa.DataFrameModel):
 
     class Config:
         name = "TRF national line"
-        unique = ["federation_code", "start_number"]  # noqa: RUF012
+        unique = ["tournament_id", "federation_code", "start_number"]  # noqa: RUF012

@@ -13,7 +13,7 @@ import pandera.polars as pa
 import polars as pl
 from pandera.errors import SchemaError, SchemaErrors
 
-from schemas.problems import PROBLEM_SCHEMA, empty_problems
+from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame
 
 _NUMBER = r"(-?[\d.]+)"
 _TRANSLATIONS: list[tuple[re.Pattern[str], str]] = [
@@ -46,7 +46,11 @@ def plain_reason(check: str, column: str | None) -> str:
 
 @dataclass(frozen=True)
 class Validated:
-    """The rows that passed and one problem row (PROBLEM_SCHEMA) per failure."""
+    """The rows that passed and one problem row per failure.
+
+    ``problems`` has PROBLEM_SCHEMA plus the ``carry`` columns asked for (null on faults that
+    concern the whole frame rather than a row).
+    """
 
     valid: pl.DataFrame
     problems: pl.DataFrame
@@ -57,42 +61,32 @@ class Validated:
 
 
 def validate(
-    model: type[pa.DataFrameModel], frame: pl.DataFrame, line_column: str | None = "line_no"
+    model: type[pa.DataFrameModel],
+    frame: pl.DataFrame,
+    line_column: str | None = "line_no",
+    carry: tuple[str, ...] = (),
 ) -> Validated:
-    """Validate data and schema (never a LazyFrame: that would check the schema only)."""
+    """Validate data and schema (never a LazyFrame: that would check the schema only).
+
+    ``carry`` names columns copied from each failing row into its problem (for example the
+    tournament id when many tournaments are validated in one call).
+    """
+    carry_schema = {name: frame.schema[name] for name in carry if name in frame.columns}
     try:
         model.validate(frame, lazy=True)
     except SchemaErrors as errors:
-        return _split(frame, errors.failure_cases, model, line_column)
-    except SchemaError as error:  # raised instead of SchemaErrors for some schema-level faults
-        problems = pl.DataFrame(
-            [
-                {
-                    "line_no": None,
-                    "field": None,
-                    "value": None,
-                    "reason": str(error),
-                    "severity": "error",
-                }
-            ],
-            schema=PROBLEM_SCHEMA,
-        )
-        return Validated(frame.clear(), problems)
-    except pl.exceptions.ColumnNotFoundError as error:
-        problems = pl.DataFrame(
-            [
-                {
-                    "line_no": None,
-                    "field": None,
-                    "value": None,
-                    "reason": f"column is missing: {error}",
-                    "severity": "error",
-                }
-            ],
-            schema=PROBLEM_SCHEMA,
-        )
-        return Validated(frame.clear(), problems)
-    return Validated(frame, empty_problems())
+        return _split(frame, errors.failure_cases, model, line_column, carry_schema)
+    except (SchemaError, pl.exceptions.ColumnNotFoundError) as error:
+        # some schema-level faults arrive alone, not collected: nothing in the frame is usable
+        whole = problems_frame([problem(f"{model.Config.name}: {error}")])
+        return Validated(frame.clear(), _with_nulls(whole, carry_schema))
+    return Validated(frame, _with_nulls(empty_problems(), carry_schema))
+
+
+def _with_nulls(problems: pl.DataFrame, carry_schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    return problems.with_columns(
+        [pl.lit(None, dtype=dtype).alias(name) for name, dtype in carry_schema.items()]
+    )
 
 
 def _split(
@@ -100,8 +94,9 @@ def _split(
     failures: pl.DataFrame,
     model: type[pa.DataFrameModel],
     line_column: str | None,
+    carry_schema: dict[str, pl.DataType],
 ) -> Validated:
-    model_name = model.Config.name if getattr(model.Config, "name", None) else model.__name__
+    model_name = getattr(model.Config, "name", None) or model.__name__
     rows = failures.with_columns(
         pl.when(pl.col("column") == model_name)
         .then(None)
@@ -112,12 +107,21 @@ def _split(
         plain_reason(check, column)
         for check, column in zip(rows["check"].to_list(), rows["column"].to_list(), strict=True)
     ]
-    lines: list[int | None]
+    indexed = frame.with_row_index("_index").with_columns(pl.col("_index").cast(pl.Int64))
+    picked = [*carry_schema]
     if line_column and line_column in frame.columns:
-        line_numbers = frame.get_column(line_column).to_list()
-        lines = [None if index is None else line_numbers[index] for index in rows["index"]]
-    else:
-        lines = [None if index is None else index + 1 for index in rows["index"]]
+        picked.append(line_column)
+    located = (
+        rows.select(pl.col("index").cast(pl.Int64).alias("_index"))
+        .with_row_index("_order")
+        .join(indexed.select("_index", *picked), on="_index", how="left")
+        .sort("_order")
+    )
+    lines = (
+        located.get_column(line_column).cast(pl.Int32)
+        if line_column and line_column in frame.columns
+        else (located.get_column("_index") + 1).cast(pl.Int32)
+    )
     problems = pl.DataFrame(
         {
             "line_no": lines,
@@ -127,13 +131,9 @@ def _split(
             "severity": ["error"] * rows.height,
         },
         schema=PROBLEM_SCHEMA,
-    )
-    bad_indices = rows["index"].drop_nulls().unique()
+    ).with_columns([located.get_column(name) for name in carry_schema])
     if rows["index"].null_count() > 0:  # a schema-level fault: nothing in the frame is usable
         return Validated(frame.clear(), problems)
-    valid = (
-        frame.with_row_index("_row")
-        .filter(~pl.col("_row").is_in(bad_indices.cast(pl.UInt32).implode()))
-        .drop("_row")
-    )
+    bad = rows["index"].cast(pl.Int64).unique().implode()
+    valid = indexed.filter(~pl.col("_index").is_in(bad)).drop("_index")
     return Validated(valid, problems)

@@ -15,7 +15,7 @@ from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_f
 from schemas.trf import TrfGame, TrfNational, TrfPlayer, TrfTournament
 from schemas.validation import validate
 from transforms.matching import match_players
-from transforms.trf import ParsedTrf, parse_trf
+from transforms.trf import ParsedTrf
 
 ACCEPTED = "accepted"
 QUARANTINED = "quarantined"
@@ -100,16 +100,46 @@ def version_key(file_sha256: str | None, manifest_row: dict[str, object]) -> str
     return hashlib.sha256(f"{file_sha256 or 'missing'}|{facts}".encode()).hexdigest()
 
 
-def _validated(parsed: ParsedTrf) -> tuple[ParsedTrf, pl.DataFrame]:
-    """Check every frame of the parse; return the parse and all schema problems found."""
+def validate_parsed(parsed: dict[str, ParsedTrf]) -> dict[str, pl.DataFrame]:
+    """Check every frame of many parsed files at once; return each tournament's problems.
+
+    One Pandera call per model for a whole delivery: per-file calls cost more than parsing.
+    """
     checks = [
-        validate(TrfTournament, parsed.tournament, line_column=None),
-        validate(TrfPlayer, parsed.players),
-        validate(TrfGame, parsed.games),
-        validate(TrfNational, parsed.national),
+        (TrfTournament, "tournament", None),
+        (TrfPlayer, "players", "line_no"),
+        (TrfGame, "games", "line_no"),
+        (TrfNational, "national", "line_no"),
     ]
-    found = [check.problems for check in checks if not check.ok]
-    return parsed, (pl.concat(found) if found else empty_problems())
+    found = []
+    for model, attribute, line_column in checks:
+        frame = (
+            pl.concat(
+                [
+                    getattr(one, attribute).with_columns(
+                        pl.lit(tournament_id).alias("tournament_id")
+                    )
+                    for tournament_id, one in parsed.items()
+                ]
+            )
+            if parsed
+            else pl.DataFrame()
+        )
+        if frame.height == 0:
+            continue
+        result = validate(model, frame, line_column=line_column, carry=("tournament_id",))
+        found.append(result.problems)
+    problems = pl.concat(found) if found else empty_problems()
+    whole_batch = problems.filter(pl.col("tournament_id").is_null()).drop("tournament_id")
+    return {
+        tournament_id: pl.concat(
+            [
+                problems.filter(pl.col("tournament_id") == tournament_id).drop("tournament_id"),
+                whole_batch,
+            ]
+        )
+        for tournament_id in parsed
+    }
 
 
 def _entries(
@@ -181,7 +211,8 @@ def build_intake(
     manifest_row: dict[str, object],
     manifest_name: str,
     manifest_sha256: str,
-    trf_bytes: bytes | None,
+    parsed: ParsedTrf | None,
+    schema_problems: pl.DataFrame,
     file_sha256: str | None,
     arbiter_ratings: pl.DataFrame,
     registry_identity: pl.DataFrame,
@@ -203,7 +234,7 @@ def build_intake(
         "system": manifest_row["system"],
         "received_on": manifest_row["received_on"],
     }
-    if trf_bytes is None:
+    if parsed is None:
         missing = problem(
             f"the file {manifest_row['file']} listed in the manifest is not in the delivery",
             field="file",
@@ -213,7 +244,6 @@ def build_intake(
         problems = _tagged(problems_frame([missing]), "manifest", manifest_name)
         return _quarantined(tournament_id, key, {**manifest_row, **provenance}, problems)
 
-    parsed, schema_problems = _validated(parse_trf(trf_bytes))
     entries, rating_problems = _entries(
         parsed,
         arbiter_ratings,

@@ -138,20 +138,39 @@ def test_real_file_counts(name: str) -> None:
     assert _warnings(parsed).height == warnings, _warnings(parsed)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_real_file_passes_warehouse_schemas(name: str) -> None:
-    """A clean file must not be quarantined by the lead's Pandera models."""
-    trf_schemas = pytest.importorskip("schemas.trf")
-    validation = pytest.importorskip("schemas.validation")
-    parsed = _load(name)
-    for model, frame, line_column in (
-        (trf_schemas.TrfTournament, parsed.tournament, None),
-        (trf_schemas.TrfPlayer, parsed.players, "line_no"),
-        (trf_schemas.TrfGame, parsed.games, "line_no"),
-        (trf_schemas.TrfNational, parsed.national, "line_no"),
-    ):
-        result = validation.validate(model, frame, line_column=line_column)
-        assert result.ok, result.problems
+def test_real_files_pass_the_warehouse_schemas_in_one_batch() -> None:
+    """Clean files must not be quarantined by the Pandera models the ingest applies."""
+    from transforms.intake import validate_parsed
+
+    problems = validate_parsed({name: _load(name) for name in sorted(EXPECTED)})
+    assert set(problems) == set(EXPECTED)
+    for name, found in problems.items():
+        assert found.height == 0, (name, found)
+
+
+def test_batch_validation_attributes_a_problem_to_its_tournament() -> None:
+    from transforms.intake import validate_parsed
+
+    clean = _load(sorted(EXPECTED)[0])
+    broken = ParsedTrf(
+        tournament=clean.tournament,
+        players=clean.players.with_columns(
+            pl.when(pl.col("start_number") == 2)
+            .then(9999)
+            .otherwise(pl.col("rating"))
+            .cast(pl.Int32)
+            .alias("rating")
+        ),
+        games=clean.games,
+        national=clean.national,
+        problems=clean.problems,
+    )
+    problems = validate_parsed({"clean": clean, "broken": broken})
+    assert problems["clean"].height == 0
+    line_of_two = clean.players.filter(pl.col("start_number") == 2)["line_no"][0]
+    assert problems["broken"].select("line_no", "field", "value", "reason").rows() == [
+        (line_of_two, "rating", "9999", "rating must be between 0 and 3500")
+    ]
 
 
 def test_competichess_by_hand() -> None:
