@@ -7,8 +7,10 @@ seconds). Errors are one line on stderr and a non-zero exit; ``--debug`` shows t
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
@@ -152,13 +154,32 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
 }
 
 
+@contextmanager
+def _prefect_logs(shown: bool) -> Iterator[None]:
+    """Flows print their own progress; Prefect's log (with tracebacks) only under --debug."""
+    if shown:
+        yield
+        return
+    from prefect.settings import PREFECT_LOGGING_LEVEL, temporary_settings
+
+    prefect_logger = logging.getLogger("prefect")
+    level = prefect_logger.level
+    # the temporary server re-reads the setting when it starts; the logger covers the rest
+    with temporary_settings({PREFECT_LOGGING_LEVEL: "CRITICAL"}):
+        prefect_logger.setLevel(logging.CRITICAL)
+        try:
+            yield
+        finally:
+            prefect_logger.setLevel(level)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     configure_prefect_environment(verbose=args.debug)
     from flows.runtime import quiet_flow_settings
 
     try:
-        with quiet_flow_settings():
+        with quiet_flow_settings(), _prefect_logs(shown=args.debug):
             VERBS[args.verb](args)
     except KeyboardInterrupt:
         print("graduatoria: interrupted; the warehouse is unchanged", file=sys.stderr)

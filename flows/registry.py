@@ -185,7 +185,7 @@ def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note:
     run = RunRecord(
         flow="merge-player", parameters={"provisional_id": provisional_id, "player_id": player_id}
     )
-    with Warehouse(warehouse).transaction() as con:
+    with Warehouse(warehouse).transaction(create=False) as con:
         known = scalar(
             con, "SELECT count(*) FROM player_match WHERE provisional_id = ?", [provisional_id]
         )

@@ -72,8 +72,14 @@ class Warehouse:
         return self.path.exists()
 
     @contextmanager
-    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """One all-or-nothing write: the live file changes only if the block returns normally."""
+    def transaction(self, create: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One all-or-nothing write: the live file changes only if the block returns normally.
+
+        ``create=False`` refuses to start a new warehouse (for edits that only make sense on
+        data already loaded, such as a merge).
+        """
+        if not create and not self.path.exists():
+            raise WarehouseError(f"no warehouse at {self.path}: run an ingest first")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.lock_path, "a+") as lock:
             # Writers queue behind each other; readers never take this lock.

@@ -1,6 +1,8 @@
 from datetime import date
 
 import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from transforms.matching import match_players
 
@@ -88,3 +90,17 @@ def test_same_unknown_person_gets_the_same_id_in_two_tournaments():
     one = match_players(_entries(name=["Ignoto, Tizio"], birth_year=[1985]), REGISTRY, NO_MERGES)
     two = match_players(_entries(name=["IGNOTO Tizio"], birth_year=[1985]), REGISTRY, NO_MERGES)
     assert one["player_id"][0] == two["player_id"][0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(list(range(4))), st.permutations(list(range(5))))
+def test_matching_does_not_depend_on_row_order(entry_order, registry_order):
+    entries = _entries(
+        name=["Rossi Mario", "Somebody", "BIANCHI,  ANNA", "Stranger, Joe"],
+        national_id=["100003", None, None, None],
+        fide_id=[2500001, 2500001, None, None],
+        birth_date=[None, None, date(1990, 5, 6), date(1999, 1, 1)],
+    )
+    expected = match_players(entries, REGISTRY, NO_MERGES).sort("start_number")
+    shuffled = match_players(entries[entry_order], REGISTRY[registry_order], NO_MERGES)
+    assert shuffled.sort("start_number").equals(expected)

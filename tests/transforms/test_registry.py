@@ -1,0 +1,30 @@
+from datetime import date
+
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.registry import latest_identity, snapshot_at
+
+SNAPSHOTS = pl.DataFrame(
+    {
+        "as_of": [date(2026, 1, 1)] * 2 + [date(2026, 7, 1)] * 2,
+        "player_id": ["1", "2", "1", "2"],
+        "fide_standard": [None, 1650, 1810, 1702],
+    }
+)
+
+
+def test_the_registry_is_read_as_it_stood():
+    assert snapshot_at(SNAPSHOTS, date(2025, 12, 31)).height == 0
+    assert snapshot_at(SNAPSHOTS, date(2026, 1, 1))["fide_standard"].to_list() == [None, 1650]
+    assert snapshot_at(SNAPSHOTS, date(2026, 6, 30))["fide_standard"].to_list() == [None, 1650]
+    assert snapshot_at(SNAPSHOTS, date(2027, 1, 1))["fide_standard"].to_list() == [1810, 1702]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.permutations(list(range(SNAPSHOTS.height))))
+def test_latest_identity_does_not_depend_on_row_order(order):
+    shuffled = SNAPSHOTS[order]
+    assert latest_identity(shuffled).equals(latest_identity(SNAPSHOTS))
+    assert latest_identity(SNAPSHOTS)["fide_standard"].to_list() == [1810, 1702]

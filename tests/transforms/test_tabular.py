@@ -1,0 +1,39 @@
+from datetime import date
+
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.tabular import FieldSpec, type_columns, with_line_numbers
+
+SPECS = [FieldSpec("id", "text", required=True), FieldSpec("when", "date"), FieldSpec("n", "int")]
+
+
+def test_every_bad_cell_is_reported_with_its_line():
+    raw = with_line_numbers(
+        pl.DataFrame({"id": ["a", "", "c"], "when": ["2026-01-02", "x", ""], "n": ["1", "2", "z"]})
+    )
+    typed, problems = type_columns(raw, SPECS)
+    assert typed["when"].to_list() == [date(2026, 1, 2), None, None]
+    assert problems.sort("line_no", "field").select("line_no", "field", "value").rows() == [
+        (3, "id", ""),
+        (3, "when", "x"),
+        (4, "n", "z"),
+    ]
+
+
+def test_optional_columns_absent_from_the_header_are_null():
+    typed, problems = type_columns(with_line_numbers(pl.DataFrame({"id": ["a"]})), SPECS)
+    assert problems.height == 0
+    assert typed.schema["when"] == pl.Date and typed["n"].to_list() == [None]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=-(10**6), max_value=10**6), min_size=1, max_size=30))
+def test_integers_survive_typing_and_nothing_is_reported(values):
+    raw = with_line_numbers(
+        pl.DataFrame({"id": ["x"] * len(values), "n": [str(v) for v in values]})
+    )
+    typed, problems = type_columns(raw, SPECS)
+    assert problems.height == 0
+    assert typed["n"].to_list() == values
