@@ -6,13 +6,10 @@ import duckdb
 import polars as pl
 
 from flows.inputs import InputFile
-from flows.warehouse import execute, read_sql, scalar
+from flows.warehouse import execute, read_sql
 
-PROBLEM_TABLES = {
-    "error": ("rejection_record", "rejection_id"),
-    "warning": ("ingest_warning", "warning_id"),
-}
 RECORD_COLUMNS = [
+    "severity",
     "source",
     "file_name",
     "file_sha256",
@@ -44,25 +41,20 @@ def archive_files(
 def record_problems(
     con: duckdb.DuckDBPyConnection, run_id: str, problems: pl.DataFrame
 ) -> tuple[int, int]:
-    """Store errors as rejections and warnings as warnings; returns (new errors, new warnings).
+    """Store problems not seen before; returns (new errors, new warnings).
 
     ``problems`` has PROBLEM_SCHEMA plus source, file_name, file_sha256 and tournament_id.
     """
-    added = []
-    for severity, (table, id_column) in PROBLEM_TABLES.items():
-        batch = problems.filter(pl.col("severity") == severity).select(RECORD_COLUMNS)
-        if batch.height == 0:
-            added.append(0)
-            continue
-        before = int(scalar(con, f"SELECT count(*) FROM {table}"))  # type: ignore[arg-type]
-        con.register("_incoming_problems", batch.to_arrow())
-        try:
-            statement = read_sql("queries/insert_new_problems.sql").format(
-                table=table, id_column=id_column
-            )
-            execute(con, statement, {"run_id": run_id})
-        finally:
-            con.unregister("_incoming_problems")
-        after = int(scalar(con, f"SELECT count(*) FROM {table}"))  # type: ignore[arg-type]
-        added.append(after - before)
-    return added[0], added[1]
+    if problems.height == 0:
+        return 0, 0
+    count_by_severity = "SELECT severity, count(*) FROM input_problem GROUP BY severity"
+    before = dict(execute(con, count_by_severity))
+    con.register("_incoming_problems", problems.select(RECORD_COLUMNS).to_arrow())
+    try:
+        execute(con, read_sql("queries/insert_new_problems.sql"), {"run_id": run_id})
+    finally:
+        con.unregister("_incoming_problems")
+    after = dict(execute(con, count_by_severity))
+    return tuple(  # type: ignore[return-value]
+        after.get(severity, 0) - before.get(severity, 0) for severity in ("error", "warning")
+    )

@@ -6,9 +6,16 @@ SELECT run_id, flow, parameters, rulebook_hash, code_version, input_checksums,
 FROM run_record;
 
 CREATE OR REPLACE VIEW rejection AS
-SELECT rejection_id, run_id, source, file_name, file_sha256, line_no, field, value, reason,
-       tournament_id, recorded_at
-FROM rejection_record;
+SELECT problem_id AS rejection_id, run_id, source, file_name, file_sha256, line_no, field, value,
+       reason, tournament_id, recorded_at
+FROM input_problem
+WHERE severity = 'error';
+
+CREATE OR REPLACE VIEW input_warning AS
+SELECT problem_id AS warning_id, run_id, source, file_name, file_sha256, line_no, field, value,
+       reason, tournament_id, recorded_at
+FROM input_problem
+WHERE severity = 'warning';
 
 -- The latest version of each tournament.
 CREATE OR REPLACE VIEW tournament AS

@@ -14,6 +14,7 @@ import polars as pl
 from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame
 from schemas.trf import TrfGame, TrfNational, TrfPlayer, TrfTournament
 from schemas.validation import validate
+from transforms.manifest import MANIFEST_FIELDS
 from transforms.matching import match_players
 from transforms.trf import ParsedTrf
 
@@ -48,13 +49,9 @@ GAME_COLUMNS = [
     "kind",
     "played",
 ]
+# Every manifest fact but the identity of the row takes part in a version's identity.
 MANIFEST_KEY_FIELDS = [
-    "system",
-    "received_on",
-    "start_date",
-    "end_date",
-    "time_control",
-    "arbiter_ratings",
+    spec.name for spec in MANIFEST_FIELDS if spec.name not in ("tournament_id", "file")
 ]
 
 

@@ -18,6 +18,8 @@ from datetime import date, timedelta
 
 import polars as pl
 
+from transforms.manifest import MANIFEST_FIELDS
+from transforms.registry import LIST_FIELDS, PLAYER_FIELDS
 from transforms.trf_writer import RESULT_SCORES, TrfHeader, render_trf
 
 DEFAULT_SEED = 2027
@@ -35,29 +37,10 @@ MEMBERSHIP_YEARS: tuple[int, ...] = (2024, 2025, 2026)
 # member in good standing at the list of 1 January 2027 (read from that snapshot).
 NEXT_SEASON = 2027
 
-PLAYER_COLUMNS: tuple[str, ...] = (
-    "player_id",
-    "name",
-    "sex",
-    "birth_date",
-    "country",
-    "fide_id",
-    "fide_standard",
-    "fide_rapid",
-    "category",
-    "k_override",
-)
-MANIFEST_COLUMNS: tuple[str, ...] = (
-    "tournament_id",
-    "file",
-    "system",
-    "received_on",
-    "start_date",
-    "end_date",
-    "time_control",
-    "arbiter_ratings",
-)
-ELO_LIST_COLUMNS: tuple[str, ...] = ("player_id", "rating", "games", "k", "category")
+# The demo writes exactly the documented input formats.
+PLAYER_COLUMNS: tuple[str, ...] = tuple(spec.name for spec in PLAYER_FIELDS)
+MANIFEST_COLUMNS: tuple[str, ...] = tuple(spec.name for spec in MANIFEST_FIELDS)
+ELO_LIST_COLUMNS: tuple[str, ...] = tuple(spec.name for spec in LIST_FIELDS)
 TRF_NAME_WIDTH = 33
 
 # Category ladder, lowest first; categories only ever move up this list.

@@ -91,24 +91,12 @@ CREATE TABLE IF NOT EXISTS tournament_game (
     PRIMARY KEY (tournament_id, version, start_number, round)
 );
 
-CREATE TABLE IF NOT EXISTS rejection_record (
-    rejection_id  VARCHAR PRIMARY KEY,         -- hash of what was rejected: re-runs add nothing
-    run_id        VARCHAR NOT NULL,
+-- Every problem found in an input: errors (the rejections) and warnings (reported only).
+CREATE TABLE IF NOT EXISTS input_problem (
+    problem_id    VARCHAR PRIMARY KEY,         -- hash of what was found: re-runs add nothing
+    severity      VARCHAR NOT NULL,            -- error | warning
+    run_id        VARCHAR NOT NULL,            -- the run that first saw it
     source        VARCHAR NOT NULL,            -- manifest | trf | registry | list
-    file_name     VARCHAR NOT NULL,
-    file_sha256   VARCHAR,
-    line_no       INTEGER,
-    field         VARCHAR,
-    value         VARCHAR,
-    reason        VARCHAR NOT NULL,
-    tournament_id VARCHAR,
-    recorded_at   TIMESTAMP NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS ingest_warning (
-    warning_id    VARCHAR PRIMARY KEY,
-    run_id        VARCHAR NOT NULL,
-    source        VARCHAR NOT NULL,
     file_name     VARCHAR NOT NULL,
     file_sha256   VARCHAR,
     line_no       INTEGER,

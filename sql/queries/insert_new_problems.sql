@@ -1,16 +1,15 @@
 -- Problems not recorded before: the id hashes what was found, so re-runs add nothing.
--- {table} / {id_column}: rejection_record / rejection_id or ingest_warning / warning_id.
-INSERT INTO {table} ({id_column}, run_id, source, file_name, file_sha256, line_no, field, value,
-                     reason, tournament_id, recorded_at)
+INSERT INTO input_problem (problem_id, severity, run_id, source, file_name, file_sha256, line_no,
+                           field, value, reason, tournament_id, recorded_at)
 WITH identified AS (
-    SELECT sha256(concat_ws('|', source, file_name, coalesce(file_sha256, ''),
+    SELECT sha256(concat_ws('|', severity, source, file_name, coalesce(file_sha256, ''),
                             coalesce(line_no::VARCHAR, ''), coalesce(field, ''),
                             coalesce(value, ''), reason, coalesce(tournament_id, ''))) AS problem_id,
            *
     FROM _incoming_problems
 )
 SELECT DISTINCT ON (problem_id)
-       problem_id, $run_id, source, file_name, file_sha256, line_no, field, value, reason,
-       tournament_id, current_timestamp
+       problem_id, severity, $run_id, source, file_name, file_sha256, line_no, field, value,
+       reason, tournament_id, current_timestamp
 FROM identified
-WHERE problem_id NOT IN (SELECT {id_column} FROM {table})
+WHERE problem_id NOT IN (SELECT problem_id FROM input_problem)

@@ -4,18 +4,11 @@ import csv
 import shutil
 from pathlib import Path
 
+from transforms.manifest import MANIFEST_FIELDS
+
+MANIFEST_COLUMNS = [spec.name for spec in MANIFEST_FIELDS]
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED_TRF = REPO_ROOT.parent / "shared" / "data" / "trf"
-MANIFEST_COLUMNS = [
-    "tournament_id",
-    "file",
-    "system",
-    "received_on",
-    "start_date",
-    "end_date",
-    "time_control",
-    "arbiter_ratings",
-]
 
 
 def shared_trf_files() -> list[Path]:

@@ -15,8 +15,7 @@ DATA_TABLES = [
     "tournament_version",
     "tournament_entry",
     "tournament_game",
-    "rejection_record",
-    "ingest_warning",
+    "input_problem",
     "player_match",
 ]
 ERRAL = "erral_fidetournament__tests_test_demo.trf"
