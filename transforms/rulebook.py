@@ -1,0 +1,280 @@
+"""Rulebooks: every federation number as versioned data, in eras by effective date.
+
+A rulebook file (TOML, ``data/rules/``) holds a list of eras; an era names only what changes
+and inherits the rest from the era before it. Loading merges and checks every era once and
+refuses an invalid rulebook with a message naming the era and the key. A list date is computed
+under the era in force on that date; the file's content hash is stored with every list.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+ROUNDING_MODES = ("half_away_from_zero",)
+
+
+class RulebookError(ValueError):
+    """The rulebook cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """List dates and their receipt cut-offs, as (month, day) pairs."""
+
+    list_dates: tuple[tuple[int, int], ...]
+    cutoffs: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class KSchedule:
+    newcomer: int
+    newcomer_below_games: int
+    high: int
+    high_from_rating: int
+    default: int
+    registry_override: bool
+    everyone_zero: bool
+
+
+@dataclass(frozen=True)
+class EloEra:
+    """The values of one era of an FSI Elo system, fully merged and checked."""
+
+    effective_from: date
+    note: str
+    calendar: Calendar
+    entry_ratings: dict[str, int]
+    theoretical_ratings: dict[str, int]
+    unregistered_category: str
+    expected_bands: tuple[tuple[int, int], ...]  # (lowest |D|, expected score in hundredths)
+    difference_cap: int  # 0 = no cap
+    k: KSchedule
+    groups_enabled: bool
+    group_size: int
+    group_min_k: int
+    rounding: str
+    fide_minimum: int
+    activity_months: int
+    foreign_fide_tournaments: bool
+    youth_age: int
+    category_order: tuple[str, ...]
+    category_thresholds: dict[str, int]
+    categories_never_lowered: bool
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    system: str
+    title: str
+    eras: tuple[EloEra, ...]
+    content_hash: str
+    source: str
+
+    def era_at(self, on: date) -> EloEra:
+        """The era in force on ``on`` (the latest one that started on or before it)."""
+        in_force = [era for era in self.eras if era.effective_from <= on]
+        if not in_force:
+            first = self.eras[0].effective_from
+            raise RulebookError(
+                f"{self.system}: no era in force on {on} (the first starts {first})"
+            )
+        return in_force[-1]
+
+
+def _merge(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    merged = copy.deepcopy(base)
+    for key, value in change.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+class _Reader:
+    """Typed access to one merged era, with errors that name the era and the key."""
+
+    def __init__(self, values: dict[str, Any], where: str) -> None:
+        self.values = values
+        self.where = where
+
+    def fail(self, key: str, reason: str) -> RulebookError:
+        return RulebookError(f"{self.where}: {key} {reason}")
+
+    def get(self, key: str) -> Any:
+        node: Any = self.values
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise self.fail(key, "is missing")
+            node = node[part]
+        return node
+
+    def integer(self, key: str, minimum: int = 0, maximum: int = 10_000) -> int:
+        value = self.get(key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be a whole number, not {value!r}")
+        if not minimum <= value <= maximum:
+            raise self.fail(key, f"must be between {minimum} and {maximum}, not {value}")
+        return value
+
+    def flag(self, key: str) -> bool:
+        value = self.get(key)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, not {value!r}")
+        return value
+
+    def text(self, key: str) -> str:
+        value = self.get(key)
+        if not isinstance(value, str) or not value:
+            raise self.fail(key, f"must be non-empty text, not {value!r}")
+        return value
+
+    def ratings(self, key: str) -> dict[str, int]:
+        value = self.get(key)
+        if not isinstance(value, dict) or not value:
+            raise self.fail(key, "must be a table of category = rating")
+        for category, rating in value.items():
+            if isinstance(rating, bool) or not isinstance(rating, int) or not 0 < rating < 3500:
+                raise self.fail(f"{key}.{category}", f"must be a rating, not {rating!r}")
+        return dict(value)
+
+
+def _month_days(reader: _Reader, key: str) -> tuple[tuple[int, int], ...]:
+    values = reader.get(key)
+    if not isinstance(values, list) or not values:
+        raise reader.fail(key, "must be a list of MM-DD")
+    parsed = []
+    for value in values:
+        try:
+            month, day = (int(part) for part in str(value).split("-"))
+            date(2000, month, day)  # a leap year: 02-29 is a valid month-day
+        except ValueError as error:
+            raise reader.fail(key, f"has {value!r}, which is not MM-DD") from error
+        parsed.append((month, day))
+    return tuple(parsed)
+
+
+def _expected_bands(tables: dict[str, Any], name: str, reader: _Reader) -> tuple:
+    if name not in tables:
+        raise reader.fail("expected.table", f"names {name!r}, which is not in [tables]")
+    bands = []
+    previous_start, previous_score = -1, -1
+    for index, band in enumerate(tables[name]):
+        where = f"tables.{name}[{index}]"
+        if not (isinstance(band, list) and len(band) == 2):
+            raise RulebookError(f"{where} must be [lowest difference, expected score]")
+        start, score = band
+        hundredths = round(float(score) * 100)
+        if abs(float(score) * 100 - hundredths) > 1e-9 or not 0 <= hundredths <= 100:
+            raise RulebookError(f"{where}: {score} must be a score between 0 and 1, in hundredths")
+        if (index == 0 and start != 0) or start <= previous_start or hundredths < previous_score:
+            raise RulebookError(
+                f"{where}: bands must start at 0, with rising differences and scores"
+            )
+        bands.append((int(start), hundredths))
+        previous_start, previous_score = start, hundredths
+    if not bands:
+        raise RulebookError(f"tables.{name} is empty")
+    return tuple(bands)
+
+
+def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
+    reader = _Reader(values, where)
+    list_dates = _month_days(reader, "calendar.list_dates")
+    cutoffs = _month_days(reader, "calendar.cutoffs")
+    if len(list_dates) != len(cutoffs) or list(list_dates) != sorted(list_dates):
+        raise reader.fail("calendar", "needs one cut-off per list date, list dates in order")
+    order = tuple(reader.get("categories.order"))
+    entry = reader.ratings("ratings.entry")
+    theoretical = reader.ratings("ratings.theoretical")
+    thresholds = reader.ratings("categories.thresholds")
+    for key, table in (
+        ("ratings.entry", entry),
+        ("ratings.theoretical", theoretical),
+        ("categories.thresholds", thresholds),
+    ):
+        unknown = sorted(set(table) - set(order))
+        if unknown:
+            raise reader.fail(key, f"names categories not in categories.order: {unknown}")
+    unregistered = reader.text("ratings.unregistered_category")
+    if unregistered not in theoretical:
+        raise reader.fail("ratings.unregistered_category", "must have a theoretical rating")
+    rounding = reader.text("rounding.mode")
+    if rounding not in ROUNDING_MODES:
+        raise reader.fail("rounding.mode", f"must be one of {ROUNDING_MODES}")
+    effective_from = values.get("effective_from")
+    if not isinstance(effective_from, date):
+        raise reader.fail("effective_from", "must be a date written YYYY-MM-DD")
+    return EloEra(
+        effective_from=effective_from,
+        note=str(values.get("note", "")),
+        calendar=Calendar(list_dates=list_dates, cutoffs=cutoffs),
+        entry_ratings=entry,
+        theoretical_ratings=theoretical,
+        unregistered_category=unregistered,
+        expected_bands=_expected_bands(tables, reader.text("expected.table"), reader),
+        difference_cap=reader.integer("expected.difference_cap", 0, 3000),
+        k=KSchedule(
+            newcomer=reader.integer("k.newcomer", 0, 100),
+            newcomer_below_games=reader.integer("k.newcomer_below_games", 0, 10_000),
+            high=reader.integer("k.high", 0, 100),
+            high_from_rating=reader.integer("k.high_from_rating", 0, 3500),
+            default=reader.integer("k.default", 0, 100),
+            registry_override=reader.flag("k.registry_override"),
+            everyone_zero=reader.flag("k.everyone_zero"),
+        ),
+        groups_enabled=reader.flag("groups.enabled"),
+        group_size=reader.integer("groups.size", 1, 100),
+        group_min_k=reader.integer("groups.min_k", 0, 100),
+        rounding=rounding,
+        fide_minimum=reader.integer("fide.minimum", 1, 3000),
+        activity_months=reader.integer("flags.activity_months", 1, 240),
+        foreign_fide_tournaments=reader.flag("flags.foreign_fide_tournaments"),
+        youth_age=reader.integer("flags.youth_age", 1, 100),
+        category_order=order,
+        category_thresholds=thresholds,
+        categories_never_lowered=reader.flag("categories.never_lowered"),
+    )
+
+
+def parse_rulebook(content: bytes, source: str = "<memory>") -> Rulebook:
+    """Parse and check a rulebook; raises RulebookError naming the era and key at fault."""
+    try:
+        document = tomllib.loads(content.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise RulebookError(f"{source}: not a readable TOML file: {error}") from error
+    system = document.get("system")
+    raw_eras = document.get("eras")
+    if not isinstance(system, str) or not isinstance(raw_eras, list) or not raw_eras:
+        raise RulebookError(f"{source}: needs `system` and at least one [[eras]]")
+    tables = document.get("tables", {})
+    eras = []
+    merged: dict[str, Any] = {}
+    for index, raw in enumerate(raw_eras):
+        merged = _merge(merged, raw)
+        merged["note"] = raw.get("note", "")
+        where = f"{source}: era {index + 1} ({raw.get('effective_from', 'no date')})"
+        eras.append(_era(merged, tables, where))
+    starts = [era.effective_from for era in eras]
+    if starts != sorted(starts) or len(set(starts)) != len(starts):
+        raise RulebookError(f"{source}: eras must have distinct effective_from dates, in order")
+    return Rulebook(
+        system=system,
+        title=str(document.get("title", system)),
+        eras=tuple(eras),
+        content_hash=hashlib.sha256(content).hexdigest(),
+        source=source,
+    )
+
+
+RULES_DIR = Path(__file__).resolve().parents[1] / "data" / "rules"
+
+
+def default_rulebook_path(system: str) -> Path:
+    return RULES_DIR / f"{system}.toml"
