@@ -88,6 +88,20 @@ def build_parser() -> argparse.ArgumentParser:
     import_list.add_argument("--list-date", type=_iso_date, required=True, metavar="YYYY-MM-DD")
     _add_warehouse(import_list)
 
+    quarterly = verbs.add_parser(
+        "quarterly",
+        help="publish the list of a system at a list date (a new revision if anything changed)",
+        description="Takes the previous list, the tournaments received in the period and the "
+        "registry as it stood, and writes the list, its variations and rankings in one "
+        "transaction. Running it again on the same inputs writes nothing new.",
+    )
+    quarterly.add_argument("--system", required=True, choices=["elo_italia", "elo_rapid"])
+    quarterly.add_argument("--list-date", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    quarterly.add_argument(
+        "--rulebook", default=None, metavar="TOML", help="rulebook file (default: data/rules/)"
+    )
+    _add_warehouse(quarterly)
+
     merge = verbs.add_parser(
         "merge", help="record that a provisional id (see unmatched_player) is a registered player"
     )
@@ -121,9 +135,15 @@ def _run_load_registry(args: argparse.Namespace) -> None:
 
 
 def _run_import_list(args: argparse.Namespace) -> None:
-    from flows.registry import import_list_flow
+    from flows.lists import import_list_flow
 
     import_list_flow(args.file, args.system, args.list_date, args.warehouse)
+
+
+def _run_quarterly(args: argparse.Namespace) -> None:
+    from flows.lists import quarterly_flow
+
+    quarterly_flow(args.system, args.list_date, args.warehouse, args.rulebook)
 
 
 def _run_merge(args: argparse.Namespace) -> None:
@@ -148,6 +168,7 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "ingest": _run_ingest,
     "load-registry": _run_load_registry,
     "import-list": _run_import_list,
+    "quarterly": _run_quarterly,
     "merge": _run_merge,
     "status": _run_status,
     "demo": _run_demo,

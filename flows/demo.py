@@ -15,7 +15,8 @@ from prefect import flow
 
 from flows.demo_data import write_demo_federation
 from flows.ingest import ingest_flow
-from flows.registry import import_list_flow, load_registry_flow
+from flows.lists import import_list_flow
+from flows.registry import load_registry_flow
 from flows.runtime import say
 from flows.status import status_text
 from flows.warehouse import Warehouse

@@ -13,10 +13,10 @@ from flows.inputs import CsvInput, read_csv_text
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems
-from schemas.inputs import ALL_SYSTEMS, Membership, PublishedListRow, RegistryPlayer
+from schemas.inputs import Membership, RegistryPlayer
 from schemas.problems import problem, problems_frame
 from schemas.validation import validate
-from transforms.registry import type_memberships, type_published_list, type_registry_players
+from transforms.registry import type_memberships, type_registry_players
 
 PLAYERS_FILE = "players.csv"
 MEMBERSHIPS_FILE = "memberships.csv"
@@ -26,7 +26,9 @@ class RegistryError(RuntimeError):
     """The request cannot be carried out (one clear line for the analyst)."""
 
 
-def _checked(source: CsvInput, typer: object, model: object) -> tuple[pl.DataFrame, pl.DataFrame]:
+def checked_csv(
+    source: CsvInput, typer: object, model: object
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Type and validate a CSV; returns the good rows and every problem (file-tagged)."""
     if source.problems.height:
         good, problems = pl.DataFrame(), source.problems
@@ -58,8 +60,8 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
     run = RunRecord(flow="load-registry", parameters={"folder": folder, "as_of": as_of})
     players_csv = read_csv_text(Path(folder) / PLAYERS_FILE)
     memberships_csv = read_csv_text(Path(folder) / MEMBERSHIPS_FILE)
-    players, player_problems = _checked(players_csv, type_registry_players, RegistryPlayer)
-    memberships, membership_problems = _checked(memberships_csv, type_memberships, Membership)
+    players, player_problems = checked_csv(players_csv, type_registry_players, RegistryPlayer)
+    memberships, membership_problems = checked_csv(memberships_csv, type_memberships, Membership)
     if memberships.height and players.height:
         orphans = memberships.join(players.select("player_id"), on="player_id", how="anti")
         orphan_problems = problems_frame(
@@ -128,53 +130,6 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
         )
         run.write(con, "succeeded", report)
     publish_markdown(report, key="registry-report")
-    say(report)
-    return run.counts
-
-
-@flow(name="import-list")
-def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
-    """Bootstrap a system from its last official list (player_id, rating, games, k, category)."""
-    if system not in ALL_SYSTEMS:
-        raise RegistryError(f"unknown system {system!r}; expected one of {', '.join(ALL_SYSTEMS)}")
-    run = RunRecord(
-        flow="import-list", parameters={"file": file, "system": system, "list_date": list_date}
-    )
-    source = read_csv_text(Path(file))
-    rows, problems = _checked(source, type_published_list, PublishedListRow)
-    problems = problems.with_columns(pl.lit("list").alias("source"))
-    run.input_checksums = {str(source.file.path): source.file.sha256}
-    with Warehouse(warehouse).transaction() as con:
-        previous = execute(
-            con,
-            "SELECT DISTINCT source_sha256 FROM imported_list WHERE system = ? AND list_date = ?",
-            [system, list_date],
-        )
-        if previous and previous[0][0] != source.file.sha256:
-            raise RegistryError(
-                f"a {system} list at {list_date} was already imported from another file; "
-                "lists are official and are not replaced"
-            )
-        rejected, _ = record_problems(con, run.run_id, problems)
-        imported = 0
-        if not previous:
-            archive_files(con, run.run_id, [(source.file, "list")])
-            imported = insert_frame(
-                con,
-                "imported_list",
-                rows.drop("line_no").with_columns(
-                    system=pl.lit(system),
-                    list_date=pl.lit(list_date),
-                    source_sha256=pl.lit(source.file.sha256),
-                    run_id=pl.lit(run.run_id),
-                ),
-            )
-        run.counts = {"players": imported, "rejections_new": rejected}
-        report = (
-            f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
-            f"{' (already imported)' if previous else ''}\n- rows rejected: {problems.height}\n"
-        )
-        run.write(con, "succeeded", report)
     say(report)
     return run.counts
 

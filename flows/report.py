@@ -8,7 +8,9 @@ import polars as pl
 
 if TYPE_CHECKING:
     from flows.ingest import DeliveryOutcome
+    from flows.lists import PeriodContext
     from flows.runtime import RunRecord
+    from transforms.elo_list import PeriodFacts, PublishedList
 
 MAX_LISTED = 25
 
@@ -72,4 +74,73 @@ def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome]) -> str:
         if warnings.height:
             lines += ["", f"## Warnings ({warnings.height}, first {MAX_LISTED})"]
             lines += [_line(row) for row in warnings.head(MAX_LISTED).iter_rows(named=True)]
+    return "\n".join(lines) + "\n"
+
+
+def _players_line(frame: pl.DataFrame, column: str) -> list[str]:
+    return [
+        f"| {row['name'] or row['player_id']} | {row['player_id']} | {row['previous_rating']} "
+        f"| {row['rating']} | {row[column]:+d} |"
+        for row in frame.iter_rows(named=True)
+    ]
+
+
+def list_report(context: PeriodContext, facts: PeriodFacts, published: PublishedList) -> str:
+    """The analyst's summary of one list: what was rated, who moved, what was left out."""
+    rows = published.rows
+    changed = rows.filter(pl.col("games") > 0).with_columns(
+        (pl.col("rating") - pl.col("frozen_rating")).alias("change")
+    )
+    newcomers = rows.filter(pl.col("rating_basis").is_in(["entry", "arbiter"]))
+    promotions = rows.filter(
+        pl.col("note").fill_null("").str.contains("category ")
+        & pl.col("previous_category").is_not_null()
+    )
+    tournaments = published.variations.get_column("tournament_id").n_unique()
+    era = context.era
+    lines = [
+        f"# {context.system} list of {context.list_date}",
+        "",
+        f"- period: tournaments received after {context.after} up to {context.up_to}",
+        f"- previous list: {context.previous_date or 'none (everyone enters with entry ratings)'}",
+        f"- rules: era from {era.effective_from} ({era.note}); rulebook "
+        f"{context.rulebook.source} sha256 {context.rulebook.content_hash[:12]}",
+        f"- players on the list: {rows.height}; rated in this period: {changed.height}; "
+        f"in the national ranking: {int(rows.get_column('in_ranking').sum())}",
+        f"- tournaments rated: {tournaments}; quarantined (not rated): {facts.quarantined.height}",
+        f"- new players: {newcomers.height}; category promotions: {promotions.height}",
+    ]
+    if changed.height:
+        for title, order in (("Biggest gains", True), ("Biggest losses", False)):
+            top = changed.sort("change", descending=order).head(5)
+            top = top.filter(pl.col("change") > 0) if order else top.filter(pl.col("change") < 0)
+            if top.height:
+                lines += [
+                    "",
+                    f"## {title}",
+                    "",
+                    "| player | id | before | after | change |",
+                    "|---|---|---|---|---|",
+                ]
+                lines += _players_line(
+                    top.with_columns(pl.col("frozen_rating").alias("previous_rating")), "change"
+                )
+    if facts.quarantined.height:
+        lines += ["", "## Quarantined tournaments (not rated)"]
+        lines += [
+            f"- {row['tournament_id']} ({row['file_name']}): {row['reason']}"
+            for row in facts.quarantined.iter_rows(named=True)
+        ]
+    if promotions.height:
+        lines += ["", f"## Promotions ({promotions.height}, first {MAX_LISTED})"]
+        lines += [
+            f"- {row['name']} ({row['player_id']}): {row['previous_category']} -> {row['category']}"
+            for row in promotions.head(MAX_LISTED).iter_rows(named=True)
+        ]
+    if newcomers.height:
+        lines += ["", f"## New players ({newcomers.height}, first {MAX_LISTED})"]
+        lines += [
+            f"- {row['name']} ({row['player_id']}): {row['note']}"
+            for row in newcomers.head(MAX_LISTED).iter_rows(named=True)
+        ]
     return "\n".join(lines) + "\n"

@@ -73,6 +73,7 @@ class RegistryPlayer(pa.DataFrameModel):
     fide_rapid: pl.Int64 = pa.Field(nullable=True, in_range=RATING_RANGE)
     category: pl.Utf8 = pa.Field(nullable=False, isin=CHESS_CATEGORIES)
     k_override: pl.Int64 = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
+    last_fide_tournament: pl.Date = pa.Field(nullable=True)
 
     @pa.check("fide_id", name="unique FIDE id", error="fide_id is given to two players")
     def fide_id_unique(cls, data: pa.PolarsData) -> pl.LazyFrame:

@@ -61,3 +61,39 @@ WHERE m.load_id = (
     SELECT max(load_id) FROM registry_load
     WHERE as_of = (SELECT max(as_of) FROM registry_load WHERE as_of <= d)
 );
+
+-- The revision in force of each official list (the latest one written).
+CREATE OR REPLACE VIEW list_revision_current AS
+SELECT *
+FROM list_revision
+WHERE scenario = 'official'
+QUALIFY revision = max(revision) OVER (PARTITION BY system, list_date);
+
+-- Public: every revision ever written, official and what-if scenarios.
+CREATE OR REPLACE VIEW rating_list_revisions AS
+SELECT e.system, e.list_date, e.revision, e.scenario, e.player_id, e.name, e.rating,
+       e.rating_type, e.previous_rating, e.games, e.total_games, e.k, e.category, e.is_active,
+       e.is_member, e.in_ranking, e.period_change, e.frozen_rating, e.rating_basis,
+       e.previous_category, e.last_played, e.sex, e.birth_date, e.note,
+       r.source, r.run_id, r.rulebook_hash, r.created_at
+FROM list_entry e
+JOIN list_revision r USING (system, scenario, list_date, revision);
+
+-- Public: one row per system, list date and player, latest official revision.
+CREATE OR REPLACE VIEW rating_list AS
+SELECT l.*
+FROM rating_list_revisions l
+JOIN list_revision_current c USING (system, scenario, list_date, revision);
+
+-- Public: per system, list date, tournament and player, latest official revision.
+CREATE OR REPLACE VIEW variation AS
+SELECT v.*
+FROM list_variation v
+JOIN list_revision_current c USING (system, scenario, list_date, revision);
+
+-- Public: national rankings of the latest official revision.
+CREATE OR REPLACE VIEW ranking AS
+SELECT k.system, k.list_date, k.revision, k.ranking, k.position, k.player_id, k.rating, e.name
+FROM list_ranking k
+JOIN list_revision_current c USING (system, scenario, list_date, revision)
+JOIN list_entry e USING (system, scenario, list_date, revision, player_id);

@@ -69,6 +69,7 @@ VARIATION_COLUMNS = [
     "raw_hundredths",
     "applied_hundredths",
     "is_winner",
+    "capped_games",
 ]
 
 
@@ -215,20 +216,31 @@ def compute_period(
                 .alias("own_rating")
             )
         )
-        played = counted.join(
-            in_wave.select("tournament_id", "player_id", "own_rating"),
-            on=["tournament_id", "player_id"],
-        ).with_columns(
-            expected_hundredths(
-                pl.col("own_rating").cast(pl.Int64) - pl.col("opponent_rating").cast(pl.Int64),
-                era.expected_bands,
-                era.difference_cap,
-            ).alias("expected_h")
+        played = (
+            counted.join(
+                in_wave.select("tournament_id", "player_id", "own_rating"),
+                on=["tournament_id", "player_id"],
+            )
+            .with_columns(
+                (
+                    pl.col("own_rating").cast(pl.Int64) - pl.col("opponent_rating").cast(pl.Int64)
+                ).alias("difference")
+            )
+            .with_columns(
+                expected_hundredths(
+                    pl.col("difference"), era.expected_bands, era.difference_cap
+                ).alias("expected_h"),
+                (
+                    pl.lit(era.difference_cap > 0)
+                    & (pl.col("difference").abs() > era.difference_cap)
+                ).alias("capped"),
+            )
         )
         totals = played.group_by("tournament_id", "player_id").agg(
             pl.len().cast(pl.Int32).alias("games"),
             pl.col("won").sum().alias("won_h"),
             pl.col("expected_h").sum().alias("expected_h"),
+            pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
         )
         result = (
             in_wave.join(totals, on=["tournament_id", "player_id"])
@@ -260,6 +272,7 @@ def compute_period(
         pl.lit(0.0).alias("expected"),
         pl.lit(0, dtype=pl.Int64).alias("raw_hundredths"),
         pl.lit(0, dtype=pl.Int64).alias("applied_hundredths"),
+        pl.lit(0, dtype=pl.Int32).alias("capped_games"),
     )
     variations = pl.concat(
         [frame.select(VARIATION_COLUMNS) for frame in [*computed, uncounted]], how="vertical"

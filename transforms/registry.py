@@ -24,6 +24,7 @@ PLAYER_FIELDS = [
     FieldSpec("fide_rapid", "int"),
     FieldSpec("category", "text", required=True),
     FieldSpec("k_override", "int"),
+    FieldSpec("last_fide_tournament", "date"),
 ]
 
 MEMBERSHIP_FIELDS = [

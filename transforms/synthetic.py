@@ -1,11 +1,19 @@
-"""A deterministic demo federation: registry snapshots, an opening Elo Italia list, and a year
-of tournament deliveries (TRF files + manifests), with a few deliberate faults.
+"""A deterministic demo federation: registry snapshots, an opening Elo Italia list, and one
+season of tournament deliveries (TRF files + manifests), with a few deliberate faults.
 
-Pure: everything is built in memory from one seed (``random.Random``); ``flows/demo_data.py``
-writes it to disk. This is test data, not rating rules, so plain Python loops are used freely.
-Everything is ASCII so byte columns and character columns of the TRF files coincide whatever
-encoding a reader assumes. Determinism rests on never iterating a set or dict of strings to make
-a random choice (string hashing is salted per process): only lists and int sets are iterated.
+Every date derives from the season year (``SeasonDates``): registry snapshots on 1 January and
+1 July, the opening Elo Italia list of 1 January, and the tournaments received from 16 December
+of the year before to 15 December, i.e. the four quarterly periods whose cut-offs are 15 Mar,
+15 Jun, 15 Sep and 15 Dec. The default season is 2019, when the FSI still computed Elo Italia:
+it stopped with the list of 2021-01-01 (K = 0 from then on, ``data/rules/elo_italia.toml``), so
+a later season would show no rating change at all.
+
+Pure: everything is built in memory from one seed (``random.Random``) and one season;
+``flows/demo_data.py`` writes it to disk. This is test data, not rating rules, so plain Python
+loops are used freely. Everything is ASCII so byte columns and character columns of the TRF
+files coincide whatever encoding a reader assumes. Determinism rests on never iterating a set
+or dict of strings to make a random choice (string hashing is salted per process): only lists
+and int sets are iterated.
 """
 
 from __future__ import annotations
@@ -18,29 +26,28 @@ from datetime import date, timedelta
 
 import polars as pl
 
-from transforms.manifest import MANIFEST_FIELDS
-from transforms.registry import LIST_FIELDS, PLAYER_FIELDS
 from transforms.trf_writer import RESULT_SCORES, TrfHeader, render_trf
 
-DEFAULT_SEED = 2027
-SNAPSHOT_DATES: tuple[date, date] = (date(2026, 1, 1), date(2026, 7, 1))
-OPENING_LIST_DATE = date(2026, 1, 1)
-# Receipt windows of the four quarterly periods of 2026 (cut-offs 15 Mar, 15 Jun, 15 Sep, 15 Dec).
-QUARTERS: tuple[tuple[date, date], ...] = (
-    (date(2025, 12, 16), date(2026, 3, 15)),
-    (date(2026, 3, 16), date(2026, 6, 15)),
-    (date(2026, 6, 16), date(2026, 9, 15)),
-    (date(2026, 9, 16), date(2026, 12, 15)),
-)
-MEMBERSHIP_YEARS: tuple[int, ...] = (2024, 2025, 2026)
-# The July snapshot already holds the renewals for next season, otherwise nobody would be a
-# member in good standing at the list of 1 January 2027 (read from that snapshot).
-NEXT_SEASON = 2027
+DEFAULT_SEED = 2027  # a seed, not a year
+# A season while Elo Italia still moved: the FSI froze it from the list of 2021-01-01 (K = 0).
+DEFAULT_SEASON = 2019
+# Four-digit years everywhere: birth dates reach 86 years before the season, and the July
+# snapshot holds memberships of the year after it.
+MIN_SEASON, MAX_SEASON = 1900, 9998
 
-# The demo writes exactly the documented input formats.
-PLAYER_COLUMNS: tuple[str, ...] = tuple(spec.name for spec in PLAYER_FIELDS)
-MANIFEST_COLUMNS: tuple[str, ...] = tuple(spec.name for spec in MANIFEST_FIELDS)
-ELO_LIST_COLUMNS: tuple[str, ...] = tuple(spec.name for spec in LIST_FIELDS)
+# The demo's file formats, fixed: columns of the documented input formats, in their order. They
+# are spelled out rather than read from the specs so that an optional column added to a spec
+# (read as null when a file lacks it) does not change the demo's files; a test checks that every
+# column is in its spec and that every required field of the spec is written.
+PLAYER_COLUMNS: tuple[str, ...] = (
+    "player_id", "name", "sex", "birth_date", "country",
+    "fide_id", "fide_standard", "fide_rapid", "category", "k_override",
+)  # fmt: skip
+MANIFEST_COLUMNS: tuple[str, ...] = (
+    "tournament_id", "file", "system", "received_on",
+    "start_date", "end_date", "time_control", "arbiter_ratings",
+)  # fmt: skip
+ELO_LIST_COLUMNS: tuple[str, ...] = ("player_id", "rating", "games", "k", "category")
 TRF_NAME_WIDTH = 33
 
 # Category ladder, lowest first; categories only ever move up this list.
@@ -165,6 +172,59 @@ RAPID_TIME_CONTROLS: tuple[str, ...] = ("15 min + 10 s", "25 min", "20 min + 5 s
 
 
 @dataclass(frozen=True)
+class SeasonDates:
+    """Every date of one demo season, derived from its year alone."""
+
+    season: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.season, bool) or not isinstance(self.season, int):
+            raise TypeError(f"season must be an int year, not {self.season!r}")
+        if not MIN_SEASON <= self.season <= MAX_SEASON:
+            raise ValueError(f"season must be a year from {MIN_SEASON} to {MAX_SEASON}")
+
+    @property
+    def snapshot_dates(self) -> tuple[date, date]:
+        """The two registry snapshots: 1 January and 1 July of the season."""
+        return date(self.season, 1, 1), date(self.season, 7, 1)
+
+    @property
+    def opening_list_date(self) -> date:
+        """The Elo Italia list the season starts from: 1 January."""
+        return date(self.season, 1, 1)
+
+    @property
+    def quarters(self) -> tuple[tuple[date, date], ...]:
+        """Receipt windows (first, last day) of the four periods, cut-offs 15 Mar/Jun/Sep/Dec."""
+        y = self.season
+        return (
+            (date(y - 1, 12, 16), date(y, 3, 15)),
+            (date(y, 3, 16), date(y, 6, 15)),
+            (date(y, 6, 16), date(y, 9, 15)),
+            (date(y, 9, 16), date(y, 12, 15)),
+        )
+
+    @property
+    def membership_years(self) -> tuple[int, ...]:
+        """Membership years in the January snapshot: the season and the two before it."""
+        return self.season - 2, self.season - 1, self.season
+
+    @property
+    def next_season(self) -> int:
+        """The July snapshot already holds the renewals for next season, otherwise nobody would
+        be a member in good standing at the list of 1 January after the season (read from that
+        snapshot)."""
+        return self.season + 1
+
+    def quarter_of(self, received_on: date) -> int:
+        """0-based index of the season's period a receipt date falls in."""
+        for i, (first, last) in enumerate(self.quarters):
+            if first <= received_on <= last:
+                return i
+        raise ValueError(f"{received_on} outside the receipt windows of season {self.season}")
+
+
+@dataclass(frozen=True)
 class RegistrySnapshot:
     as_of: date
     players: pl.DataFrame
@@ -204,9 +264,14 @@ class DemoTournament:
 @dataclass(frozen=True)
 class DemoFederation:
     seed: int
+    season: int
     snapshots: tuple[RegistrySnapshot, ...]
-    elo_italia: pl.DataFrame  # opening list at OPENING_LIST_DATE
+    elo_italia: pl.DataFrame  # opening list at dates.opening_list_date
     tournaments: tuple[DemoTournament, ...]
+
+    @property
+    def dates(self) -> SeasonDates:
+        return SeasonDates(self.season)
 
     def snapshot(self, as_of: date) -> RegistrySnapshot:
         return next(s for s in self.snapshots if s.as_of == as_of)
@@ -346,16 +411,17 @@ class _NameBook:
         return self._pick(surnames, male if sex == "M" else female, None)
 
 
-def _birth_date(rng: random.Random, youth_share: float) -> date:
+def _birth_date(rng: random.Random, youth_share: float, as_of: date) -> date:
+    """A birth date, ages taken on ``as_of``."""
     youth = rng.random() < youth_share
     age = rng.uniform(8.0, 18.0) if youth else rng.triangular(18.0, 85.0, 42.0)
-    return OPENING_LIST_DATE - timedelta(days=int(age * 365.25))
+    return as_of - timedelta(days=int(age * 365.25))
 
 
-def _membership_years(rng: random.Random, first_year: int) -> list[int]:
+def _membership_years(rng: random.Random, first_year: int, season: int) -> list[int]:
     years = [first_year]
     member = True
-    for year in range(first_year + 1, MEMBERSHIP_YEARS[-1] + 1):
+    for year in range(first_year + 1, season + 1):
         # ~85 % renew; a lapsed member sometimes comes back.
         member = rng.random() < (0.85 if member else 0.25)
         if member:
@@ -368,6 +434,7 @@ def _new_player(
     names: _NameBook,
     player_id: str,
     fide_ids: Iterator[str],
+    dates: SeasonDates,
     *,
     newcomer_bias: float,
     first_year: int | None = None,
@@ -375,8 +442,8 @@ def _new_player(
     sex = "F" if rng.random() < 0.12 else "M"
     country = "ITA" if rng.random() < 0.965 else rng.choice(RESIDENT_COUNTRIES)
     name = names.italian(sex) if country == "ITA" else names.foreign(country, sex)
-    birth = _birth_date(rng, 0.22)
-    age = (OPENING_LIST_DATE - birth).days / 365.25
+    birth = _birth_date(rng, 0.22, dates.opening_list_date)
+    age = (dates.opening_list_date - birth).days / 365.25
     youth = age < 18
     fide_registered = rng.random() < (0.2 if youth else 0.40)
     fide_std: int | None = None
@@ -412,9 +479,12 @@ def _new_player(
         if fide_registered and rng.random() < 0.5:
             fide_rapid = _gauss_int(rng, 1480, 70, 1400, 1800)
     if first_year is None:
-        first_year = rng.choices((2024, 2025), weights=(85, 15))[0] if experienced else 2026
+        two_before, last_year, season = dates.membership_years
+        first_year = (
+            rng.choices((two_before, last_year), weights=(85, 15))[0] if experienced else season
+        )
         if not experienced and rng.random() < 0.3:
-            first_year = 2025  # registered, never played a rated game yet
+            first_year = last_year  # registered, never played a rated game yet
     # Regulars play much more than occasional players (heavy tail: a few play every month).
     activity = min(rng.paretovariate(1.6), 12.0) * (1.0 if experienced else 0.9)
     return _Player(
@@ -429,9 +499,9 @@ def _new_player(
         games_before=games_before,
         k_override=None,
         title=title,
-        years=_membership_years(rng, first_year),
+        years=_membership_years(rng, first_year, dates.season),
         snap={
-            SNAPSHOT_DATES[0]: _Rated(
+            dates.snapshot_dates[0]: _Rated(
                 next(fide_ids) if fide_registered else None, fide_std, fide_rapid, category
             )
         },
@@ -439,35 +509,46 @@ def _new_player(
 
 
 def _build_registry(
-    rng: random.Random, n_players: int, n_new_in_july: int
+    rng: random.Random, n_players: int, n_new_in_july: int, dates: SeasonDates
 ) -> tuple[list[_Player], list[_Player], _NameBook]:
     names = _NameBook(rng)
     total = n_players + n_new_in_july
     ids = [str(i) for i in sorted(rng.sample(range(100_000, 400_000), total))]
     fide_ids = iter([str(x) for x in rng.sample(range(81_000_000, 89_999_999), total + 200)])
     players = [
-        _new_player(rng, names, ids[i], fide_ids, newcomer_bias=0.0) for i in range(n_players)
+        _new_player(rng, names, ids[i], fide_ids, dates, newcomer_bias=0.0)
+        for i in range(n_players)
     ]
     # Older members hold lower numbers: order by first membership year before handing out ids.
     players.sort(key=lambda p: (p.years[0], p.birth_date))
     for p, pid in zip(players, ids[:n_players], strict=True):
         p.player_id = pid
     new_players = [
-        _new_player(rng, names, ids[n_players + i], fide_ids, newcomer_bias=1.0, first_year=2026)
+        _new_player(
+            rng,
+            names,
+            ids[n_players + i],
+            fide_ids,
+            dates,
+            newcomer_bias=1.0,
+            first_year=dates.season,
+        )
         for i in range(n_new_in_july)
     ]
-    jan, jul = SNAPSHOT_DATES
+    jan, jul = dates.snapshot_dates
     for p in rng.sample(players, 6):
         p.k_override = rng.choice((10, 20, 40))
     # New registrants appear only in the July snapshot.
     for p in new_players:
         p.snap = {jul: p.snap.pop(jan)}
-    _drift_to_july(rng, players, fide_ids)
+    _drift_to_july(rng, players, fide_ids, dates)
     return players, new_players, names
 
 
-def _drift_to_july(rng: random.Random, players: list[_Player], fide_ids: Iterator[str]) -> None:
-    jan, jul = SNAPSHOT_DATES
+def _drift_to_july(
+    rng: random.Random, players: list[_Player], fide_ids: Iterator[str], dates: SeasonDates
+) -> None:
+    jan, jul = dates.snapshot_dates
     for p in players:
         r = p.snap[jan]
         p.snap[jul] = _Rated(r.fide_id, r.fide_standard, r.fide_rapid, r.category)
@@ -553,8 +634,9 @@ def _k_for(p: _Player) -> int:
     return 10 if (p.elo_italia or 0) >= 2400 else 15
 
 
-def _opening_list(players: list[_Player]) -> pl.DataFrame:
-    jan = SNAPSHOT_DATES[0]
+def _opening_list(players: list[_Player], dates: SeasonDates) -> pl.DataFrame:
+    # Read against the January snapshot, which is as of the list date.
+    jan = dates.snapshot_dates[0]
     rows = [
         {
             "player_id": p.player_id,
@@ -610,14 +692,16 @@ class _Guest:
     fide_rating: int | None
 
 
-def _guests(rng: random.Random, names: _NameBook, fide_ids: list[str]) -> list[_Guest]:
+def _guests(
+    rng: random.Random, names: _NameBook, fide_ids: list[str], dates: SeasonDates
+) -> list[_Guest]:
     guests = []
     for i in range(40):
         country = GUEST_COUNTRIES[i % len(GUEST_COUNTRIES)]
         sex = "F" if rng.random() < 0.15 else "M"
         has_fide = rng.random() < 0.6
         strength = float(_gauss_int(rng, 1850 if has_fide else 1550, 200, 1100, 2450))
-        birth = _birth_date(rng, 0.1) if rng.random() < 0.7 else None
+        birth = _birth_date(rng, 0.1, dates.opening_list_date) if rng.random() < 0.7 else None
         guests.append(
             _Guest(
                 name=names.foreign(country, sex),
@@ -632,7 +716,7 @@ def _guests(rng: random.Random, names: _NameBook, fide_ids: list[str]) -> list[_
     return guests
 
 
-def _unregistered(rng: random.Random, names: _NameBook) -> list[_Guest]:
+def _unregistered(rng: random.Random, names: _NameBook, dates: SeasonDates) -> list[_Guest]:
     out = []
     for _ in range(25):
         sex = "F" if rng.random() < 0.12 else "M"
@@ -641,7 +725,7 @@ def _unregistered(rng: random.Random, names: _NameBook) -> list[_Guest]:
                 name=names.italian(sex),
                 sex=sex,
                 federation="ITA",
-                birth_date=_birth_date(rng, 0.3),
+                birth_date=_birth_date(rng, 0.3, dates.opening_list_date),
                 strength=float(_gauss_int(rng, 1400, 180, 900, 2000)),
                 fide_id=None,
                 fide_rating=None,
@@ -913,14 +997,19 @@ class _Plan:
     big: bool = False
 
 
-def _snapshot_for(day: date) -> date:
-    past = [s for s in SNAPSHOT_DATES if s <= day]
-    return past[-1] if past else SNAPSHOT_DATES[0]
+def _snapshot_for(day: date, dates: SeasonDates) -> date:
+    """The registry snapshot in force on ``day`` (the first one for days before it)."""
+    snapshots = dates.snapshot_dates
+    past = [s for s in snapshots if s <= day]
+    return past[-1] if past else snapshots[0]
 
 
-def _plan_tournaments(rng: random.Random, per_quarter: tuple[int, int]) -> list[_Plan]:
+def _plan_tournaments(
+    rng: random.Random, per_quarter: tuple[int, int], dates: SeasonDates
+) -> list[_Plan]:
     plans = []
-    for q, (first, last) in enumerate(QUARTERS):
+    quarters = dates.quarters
+    for q, (first, last) in enumerate(quarters):
         span = (last - first).days
         for j in range(rng.randint(*per_quarter)):
             if j == 0:
@@ -943,7 +1032,7 @@ def _plan_tournaments(rng: random.Random, per_quarter: tuple[int, int]) -> list[
                 rounds = rng.choices((5, 6, 7, 8, 9), weights=(3, 2, 3, 1, 2))[0]
                 n = min(120, max(10, 2 * rounds, 10 + int(rng.expovariate(1 / 24))))
             plans.append(_Plan(q, system, kind, received, n, rounds))
-    by_quarter = [[p for p in plans if p.quarter == q] for q in range(len(QUARTERS))]
+    by_quarter = [[p for p in plans if p.quarter == q] for q in range(len(quarters))]
     # Deliberate faults, each in its own quarter and delivery, so the demo shows rejections.
     q2_rapid, q3_rapid = by_quarter[1][1], by_quarter[2][1]
     q2_rapid.n_players, q2_rapid.rounds = 13, 7
@@ -966,7 +1055,7 @@ def _plan_tournaments(rng: random.Random, per_quarter: tuple[int, int]) -> list[
     return plans
 
 
-def _dates(rng: random.Random, plan: _Plan) -> tuple[date, date, list[date]]:
+def _tournament_dates(rng: random.Random, plan: _Plan) -> tuple[date, date, list[date]]:
     end = plan.received_on - timedelta(days=rng.randint(0, 40))
     if plan.system == "elo_rapid":
         span = 0
@@ -1023,8 +1112,9 @@ def _entrants(
     pools: _Pools,
     guests: list[_Guest],
     unregistered: list[_Guest],
+    dates: SeasonDates,
 ) -> list[_Entrant]:
-    snap_date = _snapshot_for(start)
+    snap_date = _snapshot_for(start, dates)
     rapid = plan.system == "elo_rapid"
     pool, weights = pools.get(snap_date, start.year, rapid)
     n_foreign = n_unreg = 0
@@ -1129,10 +1219,11 @@ def _build_tournament(
     pools: _Pools,
     guests: list[_Guest],
     unregistered: list[_Guest],
+    dates: SeasonDates,
 ) -> DemoTournament:
-    start, end, round_days = _dates(rng, plan)
+    start, end, round_days = _tournament_dates(rng, plan)
     rapid = plan.system == "elo_rapid"
-    ents = _entrants(rng, plan, start, pools, guests, unregistered)
+    ents = _entrants(rng, plan, start, pools, guests, unregistered, dates)
     withdraw = plan.kind == "swiss" and plan.rounds >= 6 and rng.random() < 0.35
     blank_withdrawal = rng.random() < 0.4
     sim: _Sim | None = None
@@ -1200,68 +1291,73 @@ def _build_tournament(
 def generate_federation(
     seed: int = DEFAULT_SEED,
     *,
+    season: int = DEFAULT_SEASON,
     n_players: int = 3000,
     n_new_in_july: int = 40,
     tournaments_per_quarter: tuple[int, int] = (25, 35),
 ) -> DemoFederation:
-    """Build the whole demo federation from one seed; same seed, same federation."""
+    """Build the whole demo federation of ``season`` from one seed.
+
+    Same seed and season, same federation. The season moves every date (``SeasonDates``);
+    players, games and faults come from the seed, and stay the same across seasons whose
+    receipt windows have the same lengths (a 29 February in a window changes the draws).
+    """
+    dates = SeasonDates(season)
     if tournaments_per_quarter[0] < 3 or tournaments_per_quarter[1] < tournaments_per_quarter[0]:
         # The deliberate faults and the festival need three tournaments in each quarter.
         raise ValueError("tournaments_per_quarter must be (low, high) with 3 <= low <= high")
     rng = random.Random(seed)
-    players, new_players, names = _build_registry(rng, n_players, n_new_in_july)
+    players, new_players, names = _build_registry(rng, n_players, n_new_in_july, dates)
     everyone = players + new_players
     for p in everyone:
-        if MEMBERSHIP_YEARS[-1] in p.years and rng.random() < 0.85:
-            p.years.append(NEXT_SEASON)
-    jan, jul = SNAPSHOT_DATES
+        if season in p.years and rng.random() < 0.85:
+            p.years.append(dates.next_season)
+    jan, jul = dates.snapshot_dates
     # Renewals for next season are known only in the July snapshot.
     snapshots = (
-        _registry_frames(everyone, jan, MEMBERSHIP_YEARS),
-        _registry_frames(everyone, jul, (*MEMBERSHIP_YEARS, NEXT_SEASON)),
+        _registry_frames(everyone, jan, dates.membership_years),
+        _registry_frames(everyone, jul, (*dates.membership_years, dates.next_season)),
     )
     guest_fide = [str(x) for x in rng.sample(range(10_000_000, 79_999_999), 40)]
-    guests = _guests(rng, names, guest_fide)
-    unregistered = _unregistered(rng, names)
-    plans = _plan_tournaments(rng, tournaments_per_quarter)
+    guests = _guests(rng, names, guest_fide, dates)
+    unregistered = _unregistered(rng, names, dates)
+    plans = _plan_tournaments(rng, tournaments_per_quarter, dates)
     plans.sort(key=lambda p: (p.received_on, p.system, p.quarter))
     pools = _Pools(everyone)
-    counters: dict[tuple[str, int], int] = {}
+    counters: dict[str, int] = {}
     tournaments = []
     for plan in plans:
+        # Numbered by system in order of receipt, under the season's year (also for the
+        # tournaments received in December of the year before, which belong to the season).
         prefix = "EI" if plan.system == "elo_italia" else "ER"
-        key = (prefix, plan.received_on.year)
-        counters[key] = counters.get(key, 0) + 1
-        tid = f"{prefix}-{plan.received_on.year}-{counters[key]:04d}"
-        tournaments.append(_build_tournament(rng, plan, tid, pools, guests, unregistered))
+        counters[prefix] = counters.get(prefix, 0) + 1
+        tid = f"{prefix}-{season}-{counters[prefix]:04d}"
+        tournaments.append(_build_tournament(rng, plan, tid, pools, guests, unregistered, dates))
     return DemoFederation(
         seed=seed,
+        season=season,
         snapshots=snapshots,
-        elo_italia=_opening_list(players),
+        elo_italia=_opening_list(players, dates),
         tournaments=tuple(tournaments),
     )
 
 
-def quarter_of(received_on: date) -> int:
-    """0-based index of the 2026 period a receipt date falls in."""
-    for i, (first, last) in enumerate(QUARTERS):
-        if first <= received_on <= last:
-            return i
-    raise ValueError(f"{received_on} outside the demo year")
+def quarter_of(received_on: date, season: int) -> int:
+    """0-based index of the period of ``season`` a receipt date falls in."""
+    return SeasonDates(season).quarter_of(received_on)
 
 
 __all__ = [
     "CATEGORY_ORDER",
+    "DEFAULT_SEASON",
     "DEFAULT_SEED",
     "ELO_LIST_COLUMNS",
     "MANIFEST_COLUMNS",
-    "OPENING_LIST_DATE",
     "PLAYER_COLUMNS",
-    "QUARTERS",
-    "SNAPSHOT_DATES",
     "DemoFederation",
     "DemoTournament",
     "RegistrySnapshot",
+    "SeasonDates",
     "generate_federation",
     "quarter_of",
 ]

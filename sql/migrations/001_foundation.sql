@@ -132,6 +132,7 @@ CREATE TABLE IF NOT EXISTS registry_player (
     fide_rapid    INTEGER,
     category      VARCHAR NOT NULL,
     k_override    INTEGER,
+    last_fide_tournament DATE,             -- last FIDE-rated tournament abroad (activity)
     PRIMARY KEY (load_id, player_id)
 );
 
@@ -164,18 +165,4 @@ CREATE TABLE IF NOT EXISTS player_merge (
     note           VARCHAR,
     run_id         VARCHAR NOT NULL,
     recorded_at    TIMESTAMP NOT NULL
-);
-
--- A published list imported to bootstrap a system (its last official list).
-CREATE TABLE IF NOT EXISTS imported_list (
-    system        VARCHAR NOT NULL,
-    list_date     DATE NOT NULL,
-    player_id     VARCHAR NOT NULL,
-    rating        INTEGER NOT NULL,
-    games         INTEGER NOT NULL,
-    k             INTEGER,
-    category      VARCHAR,
-    source_sha256 VARCHAR NOT NULL,
-    run_id        VARCHAR NOT NULL,
-    PRIMARY KEY (system, list_date, player_id)
 );

@@ -2,7 +2,7 @@
 SELECT 'registry snapshots' AS what, count(*)::BIGINT AS how_many FROM registry_load
 UNION ALL SELECT 'registered players (latest snapshot)', count(*)
     FROM registry_snapshot WHERE as_of = (SELECT max(as_of) FROM registry_load)
-UNION ALL SELECT 'imported list entries', count(*) FROM imported_list
+UNION ALL SELECT 'published list revisions', count(*) FROM list_revision
 UNION ALL SELECT 'tournaments accepted', count(*) FROM tournament WHERE status = 'accepted'
 UNION ALL SELECT 'tournaments quarantined', count(*) FROM tournament WHERE status = 'quarantined'
 UNION ALL SELECT 'tournament versions kept', count(*) FROM tournament_version

@@ -1,4 +1,8 @@
-"""The demo federation generator: determinism, realistic counts, and consistent tournaments."""
+"""The demo federation generator: determinism, realistic counts, and consistent tournaments.
+
+Most tests read the full federation of the default season; the dates, windows and files are also
+checked on a small federation of another season (2005), which is quick to build.
+"""
 
 import re
 import time
@@ -9,19 +13,22 @@ import polars as pl
 import pytest
 
 from flows.demo_data import write_demo_federation, write_federation
+from transforms.manifest import MANIFEST_FIELDS
+from transforms.registry import LIST_FIELDS, PLAYER_FIELDS
 from transforms.synthetic import (
     CATEGORY_ORDER,
+    DEFAULT_SEASON,
     ELO_LIST_COLUMNS,
     MANIFEST_COLUMNS,
     PLAYER_COLUMNS,
-    QUARTERS,
-    SNAPSHOT_DATES,
     DemoFederation,
+    SeasonDates,
     generate_federation,
     quarter_of,
 )
 
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+OTHER_SEASON = 2005
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +36,19 @@ def fed() -> DemoFederation:
     return generate_federation()
 
 
-def small(seed: int) -> DemoFederation:
-    return generate_federation(seed, n_players=500, tournaments_per_quarter=(4, 5))
+def small(seed: int, season: int = DEFAULT_SEASON) -> DemoFederation:
+    return generate_federation(seed, season=season, n_players=500, tournaments_per_quarter=(4, 5))
+
+
+@pytest.fixture(scope="module")
+def fed_2005() -> DemoFederation:
+    return small(5, OTHER_SEASON)
+
+
+@pytest.fixture(params=["default", "2005"])
+def any_fed(request: pytest.FixtureRequest) -> DemoFederation:
+    """The full federation of the default season, then a small one of another season."""
+    return request.getfixturevalue("fed" if request.param == "default" else "fed_2005")
 
 
 def fingerprint(f: DemoFederation) -> tuple:
@@ -53,6 +71,7 @@ def test_same_seed_same_files(fed: DemoFederation, tmp_path: Path) -> None:
     assert time.perf_counter() - started < 30
     assert_files_match(fed, tmp_path / "demo")
     assert summary.seed == fed.seed
+    assert summary.season == fed.season == DEFAULT_SEASON == 2019
     assert summary.tournaments == len(fed.tournaments)
     assert summary.players == fed.snapshots[-1].players.height
     assert summary.opening_list_players == fed.elo_italia.height
@@ -60,12 +79,39 @@ def test_same_seed_same_files(fed: DemoFederation, tmp_path: Path) -> None:
     assert len(summary.deliveries) == len(fed.manifests())
 
 
-def test_different_seed_different_federation() -> None:
-    assert fingerprint(small(1)) == fingerprint(small(1))
-    assert fingerprint(small(1)) != fingerprint(small(2))
+def test_different_seed_different_federation(fed_2005: DemoFederation) -> None:
+    one = fingerprint(small(1))
+    assert one == fingerprint(small(1))
+    assert one != fingerprint(small(2))
+    assert fingerprint(small(5, OTHER_SEASON)) == fingerprint(fed_2005)
+
+
+def test_the_season_moves_the_dates_only(fed_2005: DemoFederation) -> None:
+    """Same seed, other season: the same players and games, every date moved with the season.
+
+    (2005 and 2019 have receipt windows of the same lengths: no 29 February in either.)
+    """
+    same = small(5)
+    shift = same.dates.opening_list_date - fed_2005.dates.opening_list_date
+    for a, b in zip(same.snapshots, fed_2005.snapshots, strict=True):
+        assert a.as_of.replace(year=OTHER_SEASON) == b.as_of
+        assert a.players.drop("birth_date").equals(b.players.drop("birth_date"))
+        assert (a.players["birth_date"] - b.players["birth_date"] == shift).all()
+        years = b.memberships.with_columns(pl.col("year") + (DEFAULT_SEASON - OTHER_SEASON))
+        assert a.memberships.equals(years)
+    assert same.elo_italia.equals(fed_2005.elo_italia)
+    assert len(same.tournaments) == len(fed_2005.tournaments)
+    for a, b in zip(same.tournaments, fed_2005.tournaments, strict=True):
+        assert a.tournament_id.replace(str(DEFAULT_SEASON), str(OTHER_SEASON)) == b.tournament_id
+        assert (a.system, a.kind, a.rounds, a.fault) == (b.system, b.kind, b.rounds, b.fault)
+        assert a.games.equals(b.games)
+        assert a.players.drop("birth_date").equals(b.players.drop("birth_date"))
 
 
 def assert_files_match(fed: DemoFederation, out: Path) -> None:
+    jan, jul = (d.isoformat() for d in fed.dates.snapshot_dates)
+    assert sorted(p.name for p in (out / "registry").iterdir()) == [jan, jul]
+    assert [p.name for p in (out / "lists").iterdir()] == [f"elo_italia_{jan}.csv"]
     for snap in fed.snapshots:
         folder = out / "registry" / snap.as_of.isoformat()
         players = (folder / "players.csv").read_bytes()
@@ -74,7 +120,7 @@ def assert_files_match(fed: DemoFederation, out: Path) -> None:
         memberships = (folder / "memberships.csv").read_bytes()
         assert memberships.decode().split("\n")[0] == "player_id,year"
         assert memberships == snap.memberships.write_csv().encode()
-    opening = (out / "lists" / "elo_italia_2026-01-01.csv").read_text()
+    opening = (out / "lists" / f"elo_italia_{jan}.csv").read_text()
     assert opening.split("\n")[0] == ",".join(ELO_LIST_COLUMNS)
     assert opening == fed.elo_italia.write_csv()
     for month, manifest in fed.manifests().items():
@@ -88,7 +134,11 @@ def assert_files_match(fed: DemoFederation, out: Path) -> None:
     months = sorted(p.name for p in (out / "deliveries").iterdir())
     assert months == sorted(fed.manifests())
     assert sorted(p.name for p in out.iterdir()) == ["README.md", "deliveries", "lists", "registry"]
-    assert (out / "README.md").read_text().startswith("# graduatoria demo federation")
+    readme = (out / "README.md").read_text()
+    assert readme.startswith("# graduatoria demo federation")
+    assert f"imaginary {fed.season} season" in readme and f"seed {fed.seed}." in readme
+    first, last = fed.dates.quarters[0][0], fed.dates.quarters[-1][1]
+    assert f"received from {first.isoformat()} to {last.isoformat()}" in readme
 
 
 def test_rewrite_replaces_the_demo_and_spares_other_folders(
@@ -97,8 +147,8 @@ def test_rewrite_replaces_the_demo_and_spares_other_folders(
     out = tmp_path / "demo"
     write_federation(fed, out)
     assert_files_match(fed, out)
-    smaller = small(3)
-    write_federation(smaller, out)  # no stale file of the bigger federation survives
+    smaller = small(3, OTHER_SEASON)
+    write_federation(smaller, out)  # no stale file of the bigger federation or season survives
     assert_files_match(smaller, out)
     other = tmp_path / "other"
     other.mkdir()
@@ -112,13 +162,13 @@ def test_rewrite_replaces_the_demo_and_spares_other_folders(
 
 
 def test_registry_players(fed: DemoFederation) -> None:
-    p = fed.snapshot(SNAPSHOT_DATES[0]).players
+    p = fed.snapshot(fed.dates.snapshot_dates[0]).players
     assert tuple(p.columns) == PLAYER_COLUMNS
     assert 2_900 <= p.height <= 3_100
     assert p["player_id"].str.contains(r"^\d{6}$").all() and p["player_id"].n_unique() == p.height
     assert 0.08 <= (p["sex"] == "F").mean() <= 0.16
     assert set(p["sex"]) == {"M", "F"}
-    age = (date(2026, 1, 1) - p["birth_date"]).dt.total_days() / 365.25
+    age = (fed.dates.opening_list_date - p["birth_date"]).dt.total_days() / 365.25
     assert age.min() >= 8 and age.max() <= 85
     assert 0.12 <= (age < 18).mean() <= 0.35
     assert (p["country"] == "ITA").mean() >= 0.9 and p["country"].n_unique() > 3
@@ -148,17 +198,24 @@ def test_registry_names(fed: DemoFederation) -> None:
     assert all(n.isascii() for n in names)
 
 
-def test_memberships(fed: DemoFederation) -> None:
-    jan, jul = fed.snapshots
+def test_memberships(any_fed: DemoFederation) -> None:
+    jan, jul = any_fed.snapshots
+    season = any_fed.season
     m = jan.memberships
     assert tuple(m.columns) == ("player_id", "year")
     assert m.unique().height == m.height
-    assert set(m["year"]) == {2024, 2025, 2026}
-    assert set(jul.memberships["year"]) == {2024, 2025, 2026, 2027}
+    assert set(m["year"]) == {season - 2, season - 1, season}
+    assert set(jul.memberships["year"]) == {season - 2, season - 1, season, season + 1}
     assert set(m["player_id"]) <= set(jan.players["player_id"])
-    y25 = set(m.filter(pl.col("year") == 2025)["player_id"])
-    y26 = set(m.filter(pl.col("year") == 2026)["player_id"])
-    assert 0.78 <= len(y25 & y26) / len(y25) <= 0.92
+    last_year = set(m.filter(pl.col("year") == season - 1)["player_id"])
+    this_year = set(m.filter(pl.col("year") == season)["player_id"])
+    assert 0.74 <= len(last_year & this_year) / len(last_year) <= 0.94
+    # Everyone registered in January is a member of the season or of one of the two before it,
+    # and whoever registered later (July only) joined in the season.
+    assert set(m["player_id"]) == set(jan.players["player_id"])
+    new = set(jul.players["player_id"]) - set(jan.players["player_id"])
+    first = jul.memberships.group_by("player_id").agg(pl.col("year").min())
+    assert set(first.filter(pl.col("player_id").is_in(list(new)))["year"]) == {season}
 
 
 def test_snapshots_drift(fed: DemoFederation) -> None:
@@ -184,7 +241,7 @@ def test_snapshots_drift(fed: DemoFederation) -> None:
 
 
 def test_opening_elo_italia_list(fed: DemoFederation) -> None:
-    jan = fed.snapshot(SNAPSHOT_DATES[0]).players
+    jan = fed.snapshot(fed.dates.opening_list_date).players
     e = fed.elo_italia
     assert tuple(e.columns) == ELO_LIST_COLUMNS
     assert 0.5 <= e.height / jan.height <= 0.68
@@ -207,16 +264,23 @@ def test_opening_elo_italia_list(fed: DemoFederation) -> None:
 
 
 def test_tournaments_per_quarter_and_system(fed: DemoFederation) -> None:
-    for q in range(len(QUARTERS)):
-        in_q = [t for t in fed.tournaments if quarter_of(t.delivered_on) == q]
+    for q in range(len(fed.dates.quarters)):
+        in_q = [t for t in fed.tournaments if quarter_of(t.delivered_on, fed.season) == q]
         assert 25 <= len(in_q) <= 35
         assert {t.system for t in in_q} == {"elo_italia", "elo_rapid"}
-    ids = [t.tournament_id for t in fed.tournaments]
+
+
+def test_tournament_ids(any_fed: DemoFederation) -> None:
+    ids = [t.tournament_id for t in any_fed.tournaments]
     assert len(set(ids)) == len(ids)
-    assert all(re.fullmatch(r"(EI|ER)-20\d\d-\d{4}", i) for i in ids)
+    assert all(re.fullmatch(rf"(EI|ER)-{any_fed.season}-\d{{4}}", i) for i in ids)
+    # Numbered by system in order of receipt, December of the year before included.
+    for prefix in ("EI", "ER"):
+        numbers = [int(i[-4:]) for i in ids if i.startswith(prefix)]
+        assert numbers == list(range(1, len(numbers) + 1))
     assert all(
         i.startswith("EI" if t.system == "elo_italia" else "ER")
-        for i, t in zip(ids, fed.tournaments, strict=True)
+        for i, t in zip(ids, any_fed.tournaments, strict=True)
     )
 
 
@@ -241,15 +305,25 @@ def test_formats_and_sizes(fed: DemoFederation) -> None:
     assert rapid_faults[1][0] >= 14 and rapid_faults[1][1] == 5  # too few rounds
 
 
-def test_dates_and_receipt(fed: DemoFederation) -> None:
-    first, last = QUARTERS[0][0], QUARTERS[-1][1]
-    for t in fed.tournaments:
+def test_dates_and_receipt(any_fed: DemoFederation) -> None:
+    season = any_fed.season
+    first, last = any_fed.dates.quarters[0][0], any_fed.dates.quarters[-1][1]
+    assert (first, last) == (date(season - 1, 12, 16), date(season, 12, 15))
+    for t in any_fed.tournaments:
         assert t.start_date <= t.end_date
         assert 0 <= (t.delivered_on - t.end_date).days <= 40
         assert first <= t.delivered_on <= last
+        # Played in the season, or in the autumn before it for the first deliveries.
+        assert date(season - 1, 8, 1) <= t.start_date and t.end_date <= last
         assert t.delivery == t.delivered_on.strftime("%Y-%m")
         if t.received_on is not None:
             assert t.received_on == t.delivered_on and t.received_on >= t.end_date
+    months = {f"{season - 1}-12"} | {f"{season}-{m:02d}" for m in range(1, 13)}
+    assert set(any_fed.manifests()) <= months
+    # Each quarter of the season gets its tournaments, rapid ones included.
+    for q in range(4):
+        in_q = [t for t in any_fed.tournaments if any_fed.dates.quarter_of(t.delivered_on) == q]
+        assert {t.system for t in in_q} == {"elo_italia", "elo_rapid"}
 
 
 def test_every_game_is_symmetric(fed: DemoFederation) -> None:
@@ -359,8 +433,9 @@ def test_players_come_from_the_registry(fed: DemoFederation) -> None:
     registry = {s.as_of: s.players for s in fed.snapshots}
     names = set(fed.snapshots[-1].players["name"])
     origins: set[str] = set()
+    snapshot_dates = fed.dates.snapshot_dates
     for t in fed.tournaments:
-        snap_date = max((d for d in SNAPSHOT_DATES if d <= t.start_date), default=SNAPSHOT_DATES[0])
+        snap_date = max((d for d in snapshot_dates if d <= t.start_date), default=snapshot_dates[0])
         reg = t.players.filter(pl.col("origin") == "registry").join(
             registry[snap_date], on="player_id", how="left", suffix="_reg"
         )
@@ -416,7 +491,7 @@ def test_national_lines_in_about_half_the_files(fed: DemoFederation) -> None:
 
 def test_manifests(fed: DemoFederation) -> None:
     manifests = fed.manifests()
-    assert len(manifests) == 13  # December 2025 to December 2026
+    assert list(manifests) == ["2018-12"] + [f"2019-{m:02d}" for m in range(1, 13)]
     all_rows = pl.concat(list(manifests.values()))
     assert tuple(all_rows.columns) == MANIFEST_COLUMNS
     assert all_rows.height == len(fed.tournaments)
@@ -427,10 +502,16 @@ def test_manifests(fed: DemoFederation) -> None:
     assert all_rows["received_on"].null_count() == 1
 
 
-def test_deliberate_faults(fed: DemoFederation) -> None:
+def test_deliberate_faults(any_fed: DemoFederation) -> None:
+    fed = any_fed
     faults = fed.faults
     assert len(faults) == 4
     by_id = {t.tournament_id: t for t in fed.tournaments}
+    # The two invalid rapid events: 13 players, then 5 rounds.
+    rapid = sorted(
+        (by_id[i].players.height, by_id[i].rounds) for i in faults if by_id[i].system == "elo_rapid"
+    )
+    assert len(rapid) == 2 and rapid[0][0] == 13 and rapid[1][1] == 5
     corrupt = [by_id[i] for i, why in faults.items() if why.startswith("corrupt")]
     missing = [by_id[i] for i, why in faults.items() if "receipt" in why]
     assert len(corrupt) == 1 and len(missing) == 1
@@ -535,10 +616,60 @@ def test_parser_flags_the_corrupt_file(fed: DemoFederation) -> None:
     assert errors.height > 0 and "opponent" in set(errors["field"])
 
 
-def test_quarter_of() -> None:
-    assert quarter_of(date(2025, 12, 16)) == 0
-    assert quarter_of(date(2026, 3, 15)) == 0
-    assert quarter_of(date(2026, 3, 16)) == 1
-    assert quarter_of(date(2026, 12, 15)) == 3
-    with pytest.raises(ValueError):
-        quarter_of(date(2026, 12, 15) + timedelta(days=1))
+@pytest.mark.parametrize("season", [DEFAULT_SEASON, OTHER_SEASON])
+def test_quarter_of(season: int) -> None:
+    assert quarter_of(date(season - 1, 12, 16), season) == 0
+    assert quarter_of(date(season, 3, 15), season) == 0
+    assert quarter_of(date(season, 3, 16), season) == 1
+    assert quarter_of(date(season, 12, 15), season) == 3
+    for outside in (date(season - 1, 12, 15), date(season, 12, 15) + timedelta(days=1)):
+        with pytest.raises(ValueError, match="outside"):
+            quarter_of(outside, season)
+
+
+def test_season_dates() -> None:
+    d = SeasonDates(2019)
+    assert d.snapshot_dates == (date(2019, 1, 1), date(2019, 7, 1))
+    assert d.opening_list_date == date(2019, 1, 1)
+    assert d.quarters == (
+        (date(2018, 12, 16), date(2019, 3, 15)),
+        (date(2019, 3, 16), date(2019, 6, 15)),
+        (date(2019, 6, 16), date(2019, 9, 15)),
+        (date(2019, 9, 16), date(2019, 12, 15)),
+    )
+    assert d.membership_years == (2017, 2018, 2019) and d.next_season == 2020
+    other = SeasonDates(2005)
+    assert other.snapshot_dates == (date(2005, 1, 1), date(2005, 7, 1))
+    assert other.quarters[0] == (date(2004, 12, 16), date(2005, 3, 15))
+    assert other.quarters[-1] == (date(2005, 9, 16), date(2005, 12, 15))
+    assert other.membership_years == (2003, 2004, 2005) and other.next_season == 2006
+    for bad in (1899, 9999):
+        with pytest.raises(ValueError, match="season"):
+            generate_federation(season=bad)
+    with pytest.raises(TypeError):
+        SeasonDates("2019")  # type: ignore[arg-type]
+
+
+def test_snapshots_and_opening_list_follow_the_season(any_fed: DemoFederation) -> None:
+    season = any_fed.season
+    assert [s.as_of for s in any_fed.snapshots] == [date(season, 1, 1), date(season, 7, 1)]
+    assert any_fed.dates.opening_list_date == date(season, 1, 1)
+    jan = any_fed.snapshots[0].players
+    age = (date(season, 1, 1) - jan["birth_date"]).dt.total_days() / 365.25
+    assert age.min() >= 8 and age.max() <= 85
+    assert set(any_fed.elo_italia["player_id"]) <= set(jan["player_id"])
+
+
+@pytest.mark.parametrize(
+    ("columns", "specs"),
+    [
+        (PLAYER_COLUMNS, PLAYER_FIELDS),
+        (MANIFEST_COLUMNS, MANIFEST_FIELDS),
+        (ELO_LIST_COLUMNS, LIST_FIELDS),
+    ],
+)
+def test_file_columns_fit_the_input_specs(columns: tuple[str, ...], specs: list) -> None:
+    """The demo's formats are fixed, but each stays a valid file of its documented format."""
+    order = [spec.name for spec in specs]
+    assert [c for c in order if c in columns] == list(columns)  # known columns, spec order
+    assert {spec.name for spec in specs if spec.required} <= set(columns)

@@ -17,13 +17,13 @@ HEADER = TrfHeader(
     name="Open di Prova",
     city="Arco",
     federation="ITA",
-    start_date=date(2026, 3, 7),
-    end_date=date(2026, 3, 8),
+    start_date=date(2019, 3, 7),
+    end_date=date(2019, 3, 8),
     rounds=3,
     tournament_type="Individual: Swiss-System Dutch",
     chief_arbiter="AN Marco Tessitore",
     time_control="90 min + 30 s",
-    round_dates=(date(2026, 3, 7), date(2026, 3, 7), date(2026, 3, 8)),
+    round_dates=(date(2019, 3, 7), date(2019, 3, 7), date(2019, 3, 8)),
 )
 
 
@@ -133,8 +133,8 @@ def test_header_records() -> None:
         "012 Open di Prova",
         "022 Arco",
         "032 ITA",
-        "042 2026/03/07",
-        "052 2026/03/08",
+        "042 2019/03/07",
+        "052 2019/03/08",
         "062 4",
         "072 2",
         "082 0",
@@ -144,7 +144,7 @@ def test_header_records() -> None:
     ]
     dates = head[11]
     assert col(dates, 1, 3) == "132"
-    assert col(dates, 92, 99) == "26/03/07" and col(dates, 112, 119) == "26/03/08"
+    assert col(dates, 92, 99) == "19/03/07" and col(dates, 112, 119) == "19/03/08"
     assert head[12] == "XXR 3"
 
 

@@ -1,0 +1,342 @@
+"""Publishing FSI Elo lists: the ``quarterly`` flow and the pieces recalculation reuses.
+
+One list date of one system: read the previous list, the tournaments received in the period
+and the registry as it stood, run the pure engine, and write a new revision of the list with
+its variations and rankings in one transaction. Equal content means no new revision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import polars as pl
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.inputs import read_csv_text
+from flows.registry import checked_csv
+from flows.report import list_report
+from flows.runtime import RunRecord, publish_markdown, say
+from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
+from flows.writes import archive_files, record_problems
+from schemas.inputs import PublishedListRow
+from transforms.elo_list import PeriodFacts, PublishedList, build_list, imported_rows
+from transforms.flags import activity
+from transforms.periods import is_list_date, previous_list_date, receipt_window
+from transforms.registry import type_published_list
+from transforms.rulebook import (
+    EloEra,
+    Rulebook,
+    RulebookError,
+    default_rulebook_path,
+    parse_rulebook,
+)
+
+OFFICIAL = "official"
+FSI_SYSTEMS = ("elo_italia", "elo_rapid")
+
+
+class ListError(RuntimeError):
+    """A list cannot be computed as asked (one clear line for the analyst)."""
+
+
+def load_rulebook(system: str, path: str | None = None) -> Rulebook:
+    source = Path(path) if path else default_rulebook_path(system)
+    if not source.is_file():
+        raise RulebookError(f"no rulebook at {source}")
+    rulebook = parse_rulebook(source.read_bytes(), source.name)
+    if rulebook.system != system:
+        raise RulebookError(f"{source.name} is the rulebook of {rulebook.system}, not {system}")
+    return rulebook
+
+
+@dataclass(frozen=True)
+class PeriodContext:
+    system: str
+    scenario: str
+    list_date: date
+    era: EloEra
+    rulebook: Rulebook
+    after: date
+    up_to: date
+    previous_date: date | None
+    previous_revision: int | None
+
+
+def read_period(
+    con: duckdb.DuckDBPyConnection, system: str, scenario: str, list_date: date, rulebook: Rulebook
+) -> tuple[PeriodContext, PeriodFacts]:
+    """Everything the engine needs for one list date, as the warehouse holds it now."""
+    era = rulebook.era_at(list_date)
+    if not is_list_date(era.calendar, list_date):
+        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
+        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
+    after, up_to = receipt_window(era.calendar, list_date)
+    expected_previous = previous_list_date(era.calendar, list_date)
+    previous = query_frame(
+        con,
+        read_sql("queries/lists/previous_list.sql"),
+        {"system": system, "scenario": scenario, "list_date": list_date},
+    )
+    previous_date = previous.get_column("list_date")[0] if previous.height else None
+    if previous_date is not None and previous_date != expected_previous:
+        raise ListError(
+            f"the {system} list of {expected_previous} has not been published (the last one is "
+            f"{previous_date}): publish it first"
+        )
+    window = {"system": system, "after": after, "up_to": up_to}
+    entries = query_frame(con, read_sql("queries/lists/period_entries.sql"), window)
+    games = query_frame(con, read_sql("queries/lists/period_games.sql"), window)
+    registry_start = query_frame(
+        con, read_sql("queries/lists/registry_at.sql"), {"day": expected_previous}
+    )
+    registry_close = query_frame(con, read_sql("queries/lists/registry_at.sql"), {"day": list_date})
+    members = query_frame(
+        con, read_sql("queries/lists/members_at.sql"), {"day": list_date, "year": list_date.year}
+    )
+    participations = query_frame(
+        con, read_sql("queries/lists/participations.sql"), {"system": system, "up_to": up_to}
+    )
+    foreign = registry_close.select(
+        "player_id", pl.col("last_fide_tournament").alias("played_on")
+    ).drop_nulls()
+    context = PeriodContext(
+        system=system,
+        scenario=scenario,
+        list_date=list_date,
+        era=era,
+        rulebook=rulebook,
+        after=after,
+        up_to=up_to,
+        previous_date=previous_date,
+        previous_revision=previous.get_column("revision")[0] if previous.height else None,
+    )
+    facts = PeriodFacts(
+        previous=previous,
+        entries=entries,
+        games=games,
+        registry_start=registry_start,
+        registry_close=registry_close,
+        members=members,
+        activity=activity(participations, foreign, list_date, era),
+        quarantined=query_frame(con, read_sql("queries/lists/period_quarantined.sql"), window),
+    )
+    return context, facts
+
+
+def content_hash(context: PeriodContext, published: PublishedList) -> str:
+    """What the revision says, independent of row order: equal hash, nothing new to write."""
+    digest = hashlib.sha256()
+    digest.update(
+        f"{context.rulebook.content_hash}|{context.previous_date}|{context.previous_revision}".encode()
+    )
+    for frame, keys in (
+        (published.rows, ["player_id"]),
+        (published.variations, ["tournament_id", "player_id"]),
+        (published.rankings, ["ranking", "player_id"]),
+    ):
+        buffer = io.StringIO()
+        frame.sort(keys).write_csv(buffer)
+        digest.update(buffer.getvalue().encode())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class WrittenList:
+    revision: int
+    written: bool  # False when the content equals the revision in force
+    published: PublishedList
+    context: PeriodContext
+
+
+def write_list(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    context: PeriodContext,
+    published: PublishedList,
+    report: str,
+) -> WrittenList:
+    key = {"system": context.system, "scenario": context.scenario, "list_date": context.list_date}
+    current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
+    fingerprint = content_hash(context, published)
+    if current and current[0][1] == fingerprint:
+        return WrittenList(current[0][0], False, published, context)
+    revision = (current[0][0] if current else 0) + 1
+    execute(
+        con,
+        read_sql("queries/lists/insert_revision.sql"),
+        {
+            **key,
+            "revision": revision,
+            "source": "computed",
+            "run_id": run.run_id,
+            "rulebook_hash": context.rulebook.content_hash,
+            "era_from": context.era.effective_from,
+            "previous_list_date": context.previous_date,
+            "previous_revision": context.previous_revision,
+            "content_hash": fingerprint,
+            "players": published.rows.height,
+            "tournaments": published.variations.get_column("tournament_id").n_unique(),
+            "report": report,
+        },
+    )
+    tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": revision}.items()]
+    insert_frame(con, "list_entry", published.rows.with_columns(tag))
+    insert_frame(
+        con,
+        "list_variation",
+        published.variations.with_columns(tag).select(LIST_VARIATION_COLUMNS),
+    )
+    insert_frame(con, "list_ranking", published.rankings.with_columns(tag))
+    return WrittenList(revision, True, published, context)
+
+
+LIST_VARIATION_COLUMNS = [
+    "system",
+    "scenario",
+    "list_date",
+    "revision",
+    "tournament_id",
+    "tournament_version",
+    "player_id",
+    "sequence",
+    "wave",
+    "own_rating",
+    "games",
+    "score",
+    "expected",
+    "k",
+    "raw_variation",
+    "applied_variation",
+    "note",
+]
+
+
+@task(cache_policy=NO_CACHE)
+def compute_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
+    """The pure part, as one Prefect task: engine, flags, rankings."""
+    return build_list(facts, era, list_date)
+
+
+def publish_one(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    list_date: date,
+    rulebook: Rulebook,
+    scenario: str = OFFICIAL,
+) -> WrittenList:
+    context, facts = read_period(con, system, scenario, list_date, rulebook)
+    published = compute_list(facts, context.era, list_date)
+    report = list_report(context, facts, published)
+    return write_list(con, run, context, published, report)
+
+
+@flow(name="quarterly")
+def quarterly_flow(
+    system: str, list_date: date, warehouse: str, rulebook_path: str | None = None
+) -> dict[str, int]:
+    """Publish the list of ``system`` at ``list_date`` (a new revision if anything changed)."""
+    if system not in FSI_SYSTEMS:
+        raise ListError(f"unknown system {system!r}; expected one of {', '.join(FSI_SYSTEMS)}")
+    rulebook = load_rulebook(system, rulebook_path)
+    run = RunRecord(
+        flow="quarterly",
+        parameters={"system": system, "list_date": list_date, "rulebook": rulebook.source},
+        rulebook_hash=rulebook.content_hash,
+    )
+    with Warehouse(warehouse).transaction(create=False) as con:
+        written = publish_one(con, run, system, list_date, rulebook)
+        report = execute(
+            con,
+            "SELECT report FROM list_revision WHERE system = ? AND scenario = ? "
+            "AND list_date = ? AND revision = ?",
+            [system, OFFICIAL, list_date, written.revision],
+        )[0][0]
+        if not written.written:
+            report = f"Unchanged: revision {written.revision} already holds this list.\n\n{report}"
+        run.counts = {
+            "revision": written.revision,
+            "new_revision": int(written.written),
+            "players": written.published.rows.height,
+            "in_ranking": int(written.published.rows.get_column("in_ranking").sum()),
+        }
+        run.write(con, "succeeded", report)
+    publish_markdown(report, key=f"{system.replace('_', '-')}-list")
+    say(report)
+    return run.counts
+
+
+@flow(name="import-list")
+def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
+    """Bootstrap a system from its last official list (player_id, rating, games, k, category).
+
+    The list becomes revision 1 of that list date, so the next quarterly list starts from it.
+    """
+    if system not in FSI_SYSTEMS:
+        raise ListError(f"unknown system {system!r}; expected one of {', '.join(FSI_SYSTEMS)}")
+    rulebook = load_rulebook(system)
+    era = rulebook.era_at(list_date)
+    run = RunRecord(
+        flow="import-list",
+        parameters={"file": file, "system": system, "list_date": list_date},
+        rulebook_hash=rulebook.content_hash,
+    )
+    source = read_csv_text(Path(file))
+    rows, problems = checked_csv(source, type_published_list, PublishedListRow)
+    problems = problems.with_columns(pl.lit("list").alias("source"))
+    run.input_checksums = {str(source.file.path): source.file.sha256}
+    key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
+    with Warehouse(warehouse).transaction() as con:
+        current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
+        if current and current[0][1] != source.file.sha256:
+            raise ListError(
+                f"a {system} list at {list_date} is already in the warehouse (revision "
+                f"{current[0][0]}); an official list is not replaced by an import"
+            )
+        rejected, _ = record_problems(con, run.run_id, problems)
+        imported = 0
+        if not current:
+            archive_files(con, run.run_id, [(source.file, "list")])
+            registry = query_frame(
+                con, read_sql("queries/lists/registry_at.sql"), {"day": list_date}
+            )
+            members = query_frame(
+                con,
+                read_sql("queries/lists/members_at.sql"),
+                {"day": list_date, "year": list_date.year},
+            )
+            listed = imported_rows(rows.drop("line_no"), registry, members, era)
+            execute(
+                con,
+                read_sql("queries/lists/insert_revision.sql"),
+                {
+                    **key,
+                    "revision": 1,
+                    "source": "imported",
+                    "run_id": run.run_id,
+                    "rulebook_hash": rulebook.content_hash,
+                    "era_from": era.effective_from,
+                    "previous_list_date": None,
+                    "previous_revision": None,
+                    "content_hash": source.file.sha256,
+                    "players": listed.height,
+                    "tournaments": 0,
+                    "report": f"Imported from {source.file.name}",
+                },
+            )
+            tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": 1}.items()]
+            imported = insert_frame(con, "list_entry", listed.with_columns(tag))
+        run.counts = {"players": imported, "rejections_new": rejected}
+        report = (
+            f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
+            f"{' (already imported)' if current else ''}\n- rows rejected: {problems.height}\n"
+        )
+        run.write(con, "succeeded", report)
+    say(report)
+    return run.counts

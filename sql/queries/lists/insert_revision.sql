@@ -1,0 +1,8 @@
+INSERT INTO list_revision (
+    system, scenario, list_date, revision, source, run_id, rulebook_hash, era_from,
+    previous_list_date, previous_revision, content_hash, players, tournaments, created_at, report
+) VALUES (
+    $system, $scenario, $list_date, $revision, $source, $run_id, $rulebook_hash, $era_from,
+    $previous_list_date, $previous_revision, $content_hash, $players, $tournaments,
+    current_timestamp, $report
+)

@@ -1,0 +1,1 @@
+SELECT DISTINCT player_id FROM membership_at($day) WHERE year = $year

@@ -1,0 +1,14 @@
+-- Entries of the accepted tournaments of a system received in (after, up_to], latest versions,
+-- analyst merges applied. Points: the file's column, else the sum of the player's round scores.
+SELECT p.tournament_id, p.version AS tournament_version, p.player_id, p.start_number, p.name,
+       coalesce(p.points, s.score_sum) AS points, t.start_date, t.end_date, p.arbiter_rating,
+       p.rating_in_file, p.fide_id, p.match_method
+FROM tournament_player p
+JOIN tournament t USING (tournament_id, version)
+LEFT JOIN (
+    SELECT tournament_id, version, start_number, sum(score) AS score_sum
+    FROM tournament_game
+    GROUP BY ALL
+) s USING (tournament_id, version, start_number)
+WHERE t.status = 'accepted' AND t.system = $system
+  AND t.received_on > $after AND t.received_on <= $up_to

@@ -1,0 +1,3 @@
+SELECT player_id, name, sex, birth_date, country, fide_id, fide_standard, fide_rapid, category,
+       k_override, last_fide_tournament
+FROM registry_at($day)

@@ -1,0 +1,1 @@
+"""Independent, deliberately slow reference implementations used to cross-check the engines."""

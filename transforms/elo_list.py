@@ -1,0 +1,351 @@
+"""From a period's facts to a published list: the engine's inputs, the list rows with their
+flags and notes, and the variation notes (RULES.md §1.2 and §1.5).
+
+Pure: the quarterly flow reads the warehouse and passes frames in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import polars as pl
+
+from transforms.elo_period import (
+    ENTRY_COLUMNS,
+    GAME_COLUMNS,
+    PLAYER_COLUMNS,
+    PeriodResult,
+    compute_period,
+)
+from transforms.flags import (
+    category_from_rating,
+    category_rank,
+    highest_category,
+    is_youth,
+)
+from transforms.rankings import rankings
+from transforms.rulebook import EloEra
+
+LIST_COLUMNS = [
+    "player_id",
+    "name",
+    "sex",
+    "birth_date",
+    "rating",
+    "rating_type",
+    "previous_rating",
+    "frozen_rating",
+    "rating_basis",
+    "games",
+    "total_games",
+    "k",
+    "period_change",
+    "category",
+    "previous_category",
+    "last_played",
+    "is_active",
+    "is_member",
+    "in_ranking",
+    "note",
+]
+
+
+@dataclass(frozen=True)
+class PeriodFacts:
+    """What the warehouse says about one period, already restricted to it."""
+
+    previous: pl.DataFrame  # previous list: player_id, rating, rating_type, total_games, category
+    entries: pl.DataFrame  # tournament entries: tournament_id, player_id, points, dates, ...
+    games: pl.DataFrame  # played games, both sides: tournament_id, player_id, opponent_id, score
+    registry_start: pl.DataFrame  # registry at the period start
+    registry_close: pl.DataFrame  # registry at the list date
+    members: pl.DataFrame  # player_id of members for the list's year
+    activity: pl.DataFrame  # player_id, last_played, is_active
+    quarantined: pl.DataFrame  # tournaments of the period not rated, with a reason (report)
+
+
+def period_players(facts: PeriodFacts) -> pl.DataFrame:
+    """The engine's player frame: everyone on the previous list or in the period's tournaments.
+
+    A player missing from the start snapshot (registered during the period) is read from the
+    close snapshot; a player in no snapshot (foreign or unknown) carries the FIDE rating written
+    in the tournament file, if the file gives him a FIDE id.
+    """
+    previous = facts.previous.select(
+        "player_id",
+        pl.when(pl.col("rating_type") == "elo_italia")
+        .then(pl.col("rating"))
+        .otherwise(None)
+        .alias("list_rating"),
+        (pl.col("rating_type") == "fide").alias("on_list_as_fide"),
+        pl.col("total_games"),
+    )
+    from_files = facts.entries.group_by("player_id").agg(
+        pl.col("arbiter_rating").max(),
+        pl.when(pl.col("fide_id").is_not_null())
+        .then(pl.col("rating_in_file"))
+        .otherwise(None)
+        .max()
+        .alias("file_fide"),
+    )
+    start = facts.registry_start.select(
+        "player_id",
+        pl.col("fide_standard").alias("start_fide"),
+        pl.col("category").alias("start_category"),
+        pl.col("k_override").alias("start_k"),
+    )
+    close = facts.registry_close.select(
+        "player_id",
+        pl.col("fide_standard").alias("close_fide"),
+        pl.col("category").alias("close_category"),
+        pl.col("k_override").alias("close_k"),
+        pl.lit(True).alias("registered_at_close"),
+    )
+    everyone = pl.concat(
+        [facts.previous.select("player_id"), facts.entries.select("player_id")]
+    ).unique()
+    joined = (
+        everyone.join(previous, on="player_id", how="left")
+        .join(from_files, on="player_id", how="left")
+        .join(
+            start.with_columns(pl.lit(True).alias("registered_at_start")),
+            on="player_id",
+            how="left",
+        )
+        .join(close, on="player_id", how="left")
+    )
+    registered_at_start = pl.col("registered_at_start").fill_null(False)
+    registered = registered_at_start | pl.col("registered_at_close").fill_null(False)
+    return (
+        joined.select(
+            "player_id",
+            pl.col("list_rating"),
+            pl.col("on_list_as_fide").fill_null(False),
+            pl.col("total_games").fill_null(0),
+            pl.when(registered_at_start)
+            .then(pl.col("start_fide"))
+            .when(registered)
+            .then(pl.col("close_fide"))
+            .otherwise(pl.col("file_fide"))
+            .alias("fide_start"),
+            pl.when(registered)
+            .then(pl.col("close_fide"))
+            .otherwise(pl.col("file_fide"))
+            .alias("fide_close"),
+            pl.when(registered_at_start)
+            .then(pl.col("start_category"))
+            .otherwise(pl.col("close_category"))
+            .alias("category"),
+            pl.when(registered_at_start)
+            .then(pl.col("start_k"))
+            .otherwise(pl.col("close_k"))
+            .alias("k_override"),
+            pl.col("arbiter_rating"),
+        )
+        .cast(PLAYER_COLUMNS)
+        .sort("player_id")
+    )  # type: ignore[arg-type]
+
+
+def _list_notes(era: EloEra) -> pl.Expr:
+    """One sentence per rule that changed the player's number on this list."""
+    notes = [
+        pl.when(pl.col("rating_basis") == "entry").then(
+            pl.format(
+                "entered at {} ({})",
+                pl.col("frozen_rating"),
+                pl.col("start_category").fill_null(era.unregistered_category),
+            )
+        ),
+        pl.when(pl.col("rating_basis") == "arbiter").then(
+            pl.format("entered at the arbiter's rating {}", pl.col("frozen_rating"))
+        ),
+        pl.when(pl.col("rating_basis") == "arbiter_reassignment").then(
+            pl.format("raised to the arbiter's rating {}", pl.col("frozen_rating"))
+        ),
+        pl.when(pl.col("rating_basis") == "fide_reentry").then(
+            pl.format("back from the FIDE list at {}", pl.col("frozen_rating"))
+        ),
+        pl.when((pl.col("rating_type") == "fide") & (pl.col("rating_basis") != "fide")).then(
+            pl.lit("now FIDE-rated: keeps only the FIDE rating")
+        ),
+        pl.when((pl.col("rating_type") == "elo_italia") & (pl.col("rating_basis") == "fide")).then(
+            pl.format("left the FIDE list: re-enters at {}", pl.col("rating"))
+        ),
+        pl.when(pl.col("k_is_zero") & (pl.col("games") > 0)).then(
+            pl.lit("K = 0 in this era: the rating stays frozen")
+        ),
+        pl.when(
+            category_rank(pl.col("category"), era)
+            > category_rank(pl.coalesce("previous_category", "start_category"), era)
+        ).then(pl.format("category {}", pl.col("category"))),
+    ]
+    return pl.concat_str(notes, separator="; ", ignore_nulls=True).replace("", None)
+
+
+def assemble_list(
+    result: PeriodResult, facts: PeriodFacts, era: EloEra, list_date: date
+) -> pl.DataFrame:
+    """The list rows at the close: ratings, categories, flags and notes (§1.5)."""
+    identity_close = facts.registry_close.select(
+        "player_id", "name", "sex", "birth_date", pl.col("category").alias("registry_category")
+    )
+    identity_start = facts.registry_start.select(
+        "player_id",
+        pl.col("name").alias("start_name"),
+        pl.col("sex").alias("start_sex"),
+        pl.col("birth_date").alias("start_birth"),
+        pl.col("category").alias("start_category"),
+    )
+    names_in_files = facts.entries.group_by("player_id").agg(
+        pl.col("name").first().alias("file_name")
+    )
+    previous = facts.previous.select(
+        "player_id",
+        pl.col("rating").alias("previous_rating"),
+        pl.col("category").alias("previous_category"),
+    )
+    members = facts.members.select("player_id", pl.lit(True).alias("is_member")).unique()
+    rows = (
+        result.ratings.join(identity_close, on="player_id", how="left")
+        .join(identity_start, on="player_id", how="left")
+        .join(names_in_files, on="player_id", how="left")
+        .join(previous, on="player_id", how="left")
+        .join(members, on="player_id", how="left")
+        .join(
+            facts.activity.select("player_id", "last_played", "is_active"),
+            on="player_id",
+            how="left",
+        )
+        .with_columns(
+            pl.coalesce("name", "start_name", "file_name").alias("name"),
+            pl.coalesce("sex", "start_sex").alias("sex"),
+            pl.coalesce("birth_date", "start_birth").alias("birth_date"),
+            category_from_rating(pl.col("rating"), era).alias("rating_category"),
+            pl.col("is_member").fill_null(False),
+            pl.col("is_active").fill_null(False),
+            (pl.col("k") == 0).alias("k_is_zero"),
+        )
+    )
+    ladder = ["rating_category", "registry_category", "start_category"]
+    if era.categories_never_lowered:
+        ladder.append("previous_category")
+    registered = pl.col("registry_category").is_not_null() | pl.col("start_category").is_not_null()
+    rows = rows.with_columns(
+        # national categories belong to registered players; foreign players have none
+        pl.when(registered).then(highest_category(ladder, era)).alias("category")
+    ).with_columns(
+        (pl.col("is_active") & pl.col("is_member") & pl.col("rating").is_not_null()).alias(
+            "in_ranking"
+        ),
+    )
+    return rows.with_columns(_list_notes(era).alias("note")).select(LIST_COLUMNS).sort("player_id")
+
+
+def variation_notes(variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+    """Add ``note``: one sentence per rule that changed a tournament's variation."""
+    notes = [
+        pl.when(pl.col("applied_hundredths") != pl.col("raw_hundredths")).then(
+            pl.format("winner protection: {} becomes 0", (pl.col("raw_hundredths") / 100).round(2))
+        ),
+        pl.when(pl.col("wave") > 0).then(
+            pl.format(
+                "tournament {} of the period: own rating {} (frozen + earlier groups)",
+                pl.col("sequence"),
+                pl.col("own_rating"),
+            )
+        ),
+        pl.when(pl.col("capped_games") > 0).then(
+            pl.format(
+                "difference capped at {} in {} game(s)",
+                pl.lit(era.difference_cap),
+                pl.col("capped_games"),
+            )
+        ),
+        pl.when((pl.col("k") == 0) & (pl.col("games") > 0)).then(pl.lit("K = 0")),
+        pl.when(pl.col("games") == 0).then(
+            pl.lit("no counted game (FIDE-rated, or only unplayed games)")
+        ),
+    ]
+    return variations.with_columns(
+        pl.concat_str(notes, separator="; ", ignore_nulls=True).replace("", None).alias("note"),
+        (pl.col("raw_hundredths") / 100).alias("raw_variation"),
+        (pl.col("applied_hundredths") / 100).alias("applied_variation"),
+    )
+
+
+def ranking_input(listed: pl.DataFrame, era: EloEra, list_date: date) -> pl.DataFrame:
+    return listed.select(
+        "player_id",
+        "rating",
+        "in_ranking",
+        (pl.col("sex") == "F").alias("is_woman"),
+        is_youth(pl.col("birth_date"), list_date, era).alias("is_youth"),
+    )
+
+
+@dataclass(frozen=True)
+class PublishedList:
+    """Everything one list date publishes."""
+
+    rows: pl.DataFrame  # LIST_COLUMNS
+    variations: pl.DataFrame  # engine columns + note, raw_variation, applied_variation
+    rankings: pl.DataFrame  # RANKING_COLUMNS
+
+
+def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
+    """Run the period and publish: list rows, variations with notes, national rankings."""
+    result = compute_period(
+        period_players(facts),
+        facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS),  # type: ignore[arg-type]
+        facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS),  # type: ignore[arg-type]
+        era,
+    )
+    rows = assemble_list(result, facts, era, list_date)
+    versions = facts.entries.select("tournament_id", "player_id", "tournament_version")
+    variations = variation_notes(result.variations, era).join(
+        versions, on=["tournament_id", "player_id"], how="left"
+    )
+    return PublishedList(
+        rows=rows,
+        variations=variations,
+        rankings=rankings(ranking_input(rows, era, list_date)),
+    )
+
+
+def imported_rows(
+    published: pl.DataFrame, registry: pl.DataFrame, members: pl.DataFrame, era: EloEra
+) -> pl.DataFrame:
+    """An official list imported as it was published: the base of the next period.
+
+    ``published`` has player_id, rating, games (counted to date), k, category. Activity is not
+    known for an imported list, so nobody is ranked on it; membership comes from the registry.
+    """
+    identity = registry.select(
+        "player_id", "name", "sex", "birth_date", pl.col("category").alias("registry_category")
+    )
+    member = members.select("player_id", pl.lit(True).alias("is_member")).unique()
+    rows = (
+        published.join(identity, on="player_id", how="left")
+        .join(member, on="player_id", how="left")
+        .with_columns(
+            pl.col("rating").cast(pl.Int32),
+            pl.lit("elo_italia").alias("rating_type"),
+            pl.lit(None, dtype=pl.Int32).alias("previous_rating"),
+            pl.col("rating").cast(pl.Int32).alias("frozen_rating"),
+            pl.lit("imported").alias("rating_basis"),
+            pl.lit(0, dtype=pl.Int32).alias("games"),
+            pl.col("games").cast(pl.Int32).alias("total_games"),
+            pl.col("k").cast(pl.Int32),
+            pl.lit(0, dtype=pl.Int32).alias("period_change"),
+            pl.lit(None, dtype=pl.Utf8).alias("previous_category"),
+            pl.lit(None, dtype=pl.Date).alias("last_played"),
+            pl.lit(False).alias("is_active"),
+            pl.col("is_member").fill_null(False),
+            pl.lit(False).alias("in_ranking"),
+            pl.lit("imported from the published list").alias("note"),
+        )
+        .with_columns(highest_category(["category", "registry_category"], era).alias("category"))
+    )
+    return rows.select(LIST_COLUMNS).sort("player_id")
