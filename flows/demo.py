@@ -15,11 +15,12 @@ from prefect import flow
 
 from flows.demo_data import write_demo_federation
 from flows.ingest import ingest_flow
-from flows.lists import import_list_flow
+from flows.lists import import_list_flow, load_rulebook, quarterly_flow
 from flows.registry import load_registry_flow
 from flows.runtime import say
 from flows.status import status_text
-from flows.warehouse import Warehouse
+from flows.warehouse import Warehouse, query_frame, read_sql
+from transforms.periods import assign_list_dates, list_dates_between
 
 LIST_FILE = re.compile(r"^(?P<system>[a-z_]+)_(?P<date>\d{4}-\d{2}-\d{2})\.csv$")
 
@@ -36,6 +37,37 @@ def published_lists(demo_dir: Path) -> list[tuple[str, date, Path]]:
         if match:
             found.append((match["system"], date.fromisoformat(match["date"]), path))
     return found
+
+
+def lists_to_publish(warehouse: str, system: str, after: date) -> list[date]:
+    """Every list date after ``after`` up to the one that takes the last received tournament."""
+    calendar = load_rulebook(system).era_at(after).calendar
+    with Warehouse(warehouse).reader() as con:
+        received = query_frame(
+            con, read_sql("queries/lists/list_dates_to_publish.sql"), {"system": system}
+        )
+    if received.height == 0:
+        return []
+    last = assign_list_dates(received, calendar).get_column("list_date").max()
+    return [day for day in list_dates_between(calendar, after, last) if day > after]  # type: ignore[arg-type]
+
+
+def ranking_text(warehouse: str, system: str, top: int = 10) -> str:
+    with Warehouse(warehouse).reader() as con:
+        leaders = query_frame(
+            con,
+            read_sql("queries/lists/latest_ranking.sql"),
+            {"system": system, "ranking": "overall", "top": top},
+        )
+        latest = query_frame(
+            con, "SELECT max(list_date) AS day FROM rating_list WHERE system = ?", [system]
+        )["day"][0]
+    lines = [f"\nTop {top} of the {system} overall ranking, list of {latest}:"]
+    lines += [
+        f"  {position:>3}. {name:<36} {rating:>5}  ({player_id})"
+        for position, player_id, name, rating in leaders.rows()
+    ]
+    return "\n".join(lines)
 
 
 @flow(name="demo")
@@ -56,7 +88,13 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
         import_list_flow(str(path), system, list_date, warehouse)
     say("demo: ingesting deliveries")
     ingest_flow(str(demo_dir / "deliveries"), warehouse)
+    for system, first_list, _ in published_lists(demo_dir):
+        for list_date in lists_to_publish(warehouse, system, first_list):
+            say(f"demo: publishing the {system} list of {list_date}")
+            quarterly_flow(system, list_date, warehouse)
     say(status_text(warehouse))
+    for system, _, _ in published_lists(demo_dir):
+        say(ranking_text(warehouse, system))
     say(f"\nThe warehouse is {Warehouse(warehouse).path}")
     say("Open it read-only with any DuckDB client, e.g.:")
     say(f'  duckdb -readonly {Warehouse(warehouse).path} "SELECT * FROM tournament LIMIT 10"')

@@ -1,0 +1,88 @@
+"""End-to-end: a small demo federation through ingest and the quarterly flow into DuckDB."""
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from flows.warehouse import Warehouse
+
+pytestmark = pytest.mark.usefixtures("prefect_server")
+
+SEASON = 2019
+
+
+@pytest.fixture(scope="module")
+def loaded_warehouse(tmp_path_factory, prefect_server) -> Path:
+    """Registry, opening list and deliveries of a small demo season, ingested once."""
+    from flows.demo import published_lists, registry_snapshots
+    from flows.demo_data import write_federation
+    from flows.ingest import ingest_flow
+    from flows.lists import import_list_flow
+    from flows.registry import load_registry_flow
+    from transforms.synthetic import generate_federation
+
+    folder = tmp_path_factory.mktemp("quarterly")
+    demo = folder / "demo"
+    federation = generate_federation(
+        11, season=SEASON, n_players=500, tournaments_per_quarter=(5, 7)
+    )
+    write_federation(federation, demo)
+    warehouse = folder / "w.duckdb"
+    for as_of, snapshot in registry_snapshots(demo):
+        load_registry_flow(str(snapshot), as_of, str(warehouse))
+    for system, list_date, path in published_lists(demo):
+        import_list_flow(str(path), system, list_date, str(warehouse))
+    ingest_flow(str(demo / "deliveries"), str(warehouse))
+    return warehouse
+
+
+def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):
+    from flows.lists import quarterly_flow
+
+    counts = quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
+    assert counts["new_revision"] == 1
+    with Warehouse(loaded_warehouse).reader() as con:
+        listed = con.execute(
+            "SELECT count(*), count(*) FILTER (WHERE games > 0) FROM rating_list "
+            "WHERE system = 'elo_italia' AND list_date = ?",
+            [date(SEASON, 4, 1)],
+        ).fetchone()
+        # every Elo Italia rating is the frozen rating plus the rounded sum of its variations
+        mismatched = con.execute(
+            """
+            SELECT count(*) FROM rating_list l
+            JOIN (SELECT player_id, sum(applied_variation) AS total FROM variation
+                  WHERE list_date = $day GROUP BY ALL) v USING (player_id)
+            WHERE l.list_date = $day AND l.rating_type = 'elo_italia'
+              AND l.rating_basis NOT IN ('fide', 'fide_reentry')
+              AND l.rating <> l.frozen_rating
+                  + CAST(sign(v.total) * floor(abs(v.total) + 0.5) AS INTEGER)
+            """,
+            {"day": date(SEASON, 4, 1)},
+        ).fetchone()[0]
+        ranking = con.execute(
+            "SELECT ranking, min(position), count(*) FROM ranking WHERE list_date = ? "
+            "GROUP BY ALL ORDER BY ranking",
+            [date(SEASON, 4, 1)],
+        ).fetchall()
+        run = con.execute(
+            "SELECT status, rulebook_hash FROM run WHERE flow = 'quarterly'"
+        ).fetchall()
+    assert listed[0] > 0 and listed[1] > 0
+    assert mismatched == 0
+    assert [name for name, _, _ in ranking] == ["overall", "women", "youth"]
+    assert all(first == 1 and size > 0 for _, first, size in ranking)
+    assert run[0][0] == "succeeded" and len(run[0][1]) == 64
+
+    again = quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
+    assert again["new_revision"] == 0 and again["revision"] == 1
+
+
+def test_a_list_needs_the_one_before_it(loaded_warehouse):
+    from flows.lists import ListError, quarterly_flow
+
+    with pytest.raises(ListError, match=f"list of {SEASON}-07-01 has not been published"):
+        quarterly_flow("elo_italia", date(SEASON, 10, 1), str(loaded_warehouse))
+    with pytest.raises(ListError, match="is not a list date"):
+        quarterly_flow("elo_italia", date(SEASON, 5, 1), str(loaded_warehouse))
