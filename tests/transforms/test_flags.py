@@ -1,0 +1,91 @@
+from dataclasses import replace
+from datetime import date
+
+import polars as pl
+
+from transforms.flags import (
+    activity,
+    category_from_rating,
+    highest_category,
+    is_youth,
+    months_before,
+)
+from transforms.rankings import rankings
+from transforms.rulebook import default_rulebook_path, parse_rulebook
+
+ERA = parse_rulebook(default_rulebook_path("elo_italia").read_bytes()).era_at(date(2019, 4, 1))
+LIST_DATE = date(2019, 4, 1)
+
+
+def test_months_before_keeps_the_day_or_the_last_day_of_the_month():
+    assert months_before(date(2019, 4, 1), 24) == date(2017, 4, 1)
+    assert months_before(date(2020, 3, 31), 1) == date(2020, 2, 29)
+
+
+def test_active_means_a_tournament_in_the_24_months_before_the_list():
+    played = pl.DataFrame(
+        {
+            "player_id": ["recent", "edge_in", "edge_out", "future"],
+            "played_on": [date(2019, 3, 1), date(2017, 4, 2), date(2017, 4, 1), date(2019, 5, 1)],
+        }
+    )
+    abroad = pl.DataFrame({"player_id": ["abroad"], "played_on": [date(2018, 6, 1)]})
+    flags = activity(played, abroad, LIST_DATE, ERA).sort("player_id")
+    assert dict(flags.select("player_id", "is_active").rows()) == {
+        "abroad": True,
+        "edge_in": True,
+        "edge_out": False,  # exactly 24 months before: outside the window
+        "recent": True,
+    }  # "future" played after the list date: not known at the list
+    before_1998 = replace(ERA, foreign_fide_tournaments=False)
+    assert "abroad" not in activity(played, abroad, LIST_DATE, before_1998)["player_id"]
+
+
+def test_categories_come_from_the_rating_and_are_never_lowered():
+    frame = pl.DataFrame(
+        {
+            "rating": [1499, 1500, 1600, 1799, 1800, 2000, 2400, 1450],
+            "previous": ["NC", "NC", "3N", "1N", "2S", "CM", "M", "2N"],
+        }
+    )
+    derived = frame.with_columns(category_from_rating(pl.col("rating"), ERA).alias("from_rating"))
+    assert derived["from_rating"].to_list() == [
+        None,
+        "3N",
+        "2N",
+        "2N",
+        "1N",
+        "CM",
+        "CM",
+        None,  # M is never derived from rating alone
+    ]
+    kept = derived.with_columns(highest_category(["from_rating", "previous"], ERA).alias("c"))
+    assert kept["c"].to_list() == ["NC", "3N", "2N", "1N", "1N", "CM", "M", "2N"]
+
+
+def test_youth_is_under_18_on_1_january_of_the_list_year():
+    births = pl.DataFrame({"born": [date(2001, 1, 1), date(2001, 1, 2), date(2010, 6, 1)]})
+    assert births.select(is_youth(pl.col("born"), LIST_DATE, ERA))["born"].to_list() == [
+        False,
+        True,
+        True,
+    ]
+
+
+def test_rankings_share_positions_on_ties_and_skip_the_ineligible():
+    listed = pl.DataFrame(
+        {
+            "player_id": ["a", "b", "c", "d", "e"],
+            "rating": [2000, 1900, 1900, 1800, 2500],
+            "in_ranking": [True, True, True, True, False],
+            "is_woman": [False, True, True, False, True],
+            "is_youth": [False, False, True, True, True],
+        }
+    )
+    ranked = rankings(listed)
+    overall = ranked.filter(pl.col("ranking") == "overall").select("position", "player_id")
+    assert overall.rows() == [(1, "a"), (2, "b"), (2, "c"), (4, "d")]
+    women = ranked.filter(pl.col("ranking") == "women").select("position", "player_id")
+    assert women.rows() == [(1, "b"), (1, "c")]
+    youth = ranked.filter(pl.col("ranking") == "youth").select("position", "player_id")
+    assert youth.rows() == [(1, "c"), (2, "d")]
