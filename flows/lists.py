@@ -92,8 +92,9 @@ def read_period(
     window = {"system": system, "after": after, "up_to": up_to}
     entries = query_frame(con, read_sql("queries/lists/period_entries.sql"), window)
     games = query_frame(con, read_sql("queries/lists/period_games.sql"), window)
+    ratings_day = expected_previous if era.ratings_snapshot == "period_start" else list_date
     registry_start = query_frame(
-        con, read_sql("queries/lists/registry_at.sql"), {"day": expected_previous}
+        con, read_sql("queries/lists/registry_at.sql"), {"day": ratings_day}
     )
     registry_close = query_frame(con, read_sql("queries/lists/registry_at.sql"), {"day": list_date})
     members = query_frame(

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 ROUNDING_MODES = ("half_away_from_zero",)
+RATINGS_SNAPSHOTS = ("period_start", "list_date")
 
 
 class RulebookError(ValueError):
@@ -52,6 +53,7 @@ class EloEra:
     entry_ratings: dict[str, int]
     theoretical_ratings: dict[str, int]
     unregistered_category: str
+    ratings_snapshot: str  # which registry snapshot gives the ratings carried into games
     expected_bands: tuple[tuple[int, int], ...]  # (lowest |D|, expected score in hundredths)
     difference_cap: int  # 0 = no cap
     k: KSchedule
@@ -205,6 +207,9 @@ def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
     unregistered = reader.text("ratings.unregistered_category")
     if unregistered not in theoretical:
         raise reader.fail("ratings.unregistered_category", "must have a theoretical rating")
+    snapshot = reader.text("registry.ratings_snapshot")
+    if snapshot not in RATINGS_SNAPSHOTS:
+        raise reader.fail("registry.ratings_snapshot", f"must be one of {RATINGS_SNAPSHOTS}")
     rounding = reader.text("rounding.mode")
     if rounding not in ROUNDING_MODES:
         raise reader.fail("rounding.mode", f"must be one of {ROUNDING_MODES}")
@@ -218,6 +223,7 @@ def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
         entry_ratings=entry,
         theoretical_ratings=theoretical,
         unregistered_category=unregistered,
+        ratings_snapshot=snapshot,
         expected_bands=_expected_bands(tables, reader.text("expected.table"), reader),
         difference_cap=reader.integer("expected.difference_cap", 0, 3000),
         k=KSchedule(
