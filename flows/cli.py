@@ -102,6 +102,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_warehouse(quarterly)
 
+    recalculate = verbs.add_parser(
+        "recalculate",
+        help="replay list dates in order under the rules of each era, as new revisions",
+        description="Replays every list date from --from to --to (or, with --stale, from the "
+        "earliest list whose inputs changed). Lists whose content does not change get no new "
+        "revision. With --scenario NAME the lists are written beside the official ones.",
+    )
+    recalculate.add_argument("--system", required=True, choices=["elo_italia", "elo_rapid"])
+    recalculate.add_argument("--from", dest="start", type=_iso_date, metavar="YYYY-MM-DD")
+    recalculate.add_argument("--to", dest="end", type=_iso_date, metavar="YYYY-MM-DD")
+    recalculate.add_argument("--stale", action="store_true", help="replay the stale lists")
+    recalculate.add_argument("--rulebook", default=None, metavar="TOML")
+    recalculate.add_argument("--scenario", default="official", metavar="NAME")
+    _add_warehouse(recalculate)
+
     merge = verbs.add_parser(
         "merge", help="record that a provisional id (see unmatched_player) is a registered player"
     )
@@ -146,6 +161,22 @@ def _run_quarterly(args: argparse.Namespace) -> None:
     quarterly_flow(args.system, args.list_date, args.warehouse, args.rulebook)
 
 
+def _run_recalculate(args: argparse.Namespace) -> None:
+    from flows.recalculate import recalculate_flow
+
+    if not args.stale and (args.start is None or args.end is None):
+        raise ValueError("give --from and --to, or --stale")
+    recalculate_flow(
+        args.system,
+        args.warehouse,
+        start=args.start,
+        end=args.end,
+        stale=args.stale,
+        rulebook_path=args.rulebook,
+        scenario=args.scenario,
+    )
+
+
 def _run_merge(args: argparse.Namespace) -> None:
     from flows.registry import merge_player_flow
 
@@ -169,6 +200,7 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "load-registry": _run_load_registry,
     "import-list": _run_import_list,
     "quarterly": _run_quarterly,
+    "recalculate": _run_recalculate,
     "merge": _run_merge,
     "status": _run_status,
     "demo": _run_demo,

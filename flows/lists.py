@@ -66,6 +66,8 @@ class PeriodContext:
     up_to: date
     previous_date: date | None
     previous_revision: int | None
+    previous_scenario: str | None
+    inputs_hash: str
 
 
 def read_period(
@@ -116,6 +118,8 @@ def read_period(
         up_to=up_to,
         previous_date=previous_date,
         previous_revision=previous.get_column("revision")[0] if previous.height else None,
+        previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
+        inputs_hash=inputs_fingerprint(con, system, list_date, up_to),
     )
     facts = PeriodFacts(
         previous=previous,
@@ -130,11 +134,32 @@ def read_period(
     return context, facts
 
 
+def inputs_fingerprint(
+    con: duckdb.DuckDBPyConnection, system: str, list_date: date, up_to: date
+) -> str:
+    """A hash of every input a list reads: tells a stale revision from a current one."""
+    return str(
+        execute(
+            con,
+            read_sql("queries/lists/inputs_fingerprint.sql"),
+            {"system": system, "list_date": list_date, "up_to": up_to},
+        )[0][0]
+    )
+
+
 def content_hash(context: PeriodContext, published: PublishedList) -> str:
     """What the revision says, independent of row order: equal hash, nothing new to write."""
     digest = hashlib.sha256()
     digest.update(
-        f"{context.rulebook.content_hash}|{context.previous_date}|{context.previous_revision}".encode()
+        "|".join(
+            str(part)
+            for part in (
+                context.rulebook.content_hash,
+                context.previous_scenario,
+                context.previous_date,
+                context.previous_revision,
+            )
+        ).encode()
     )
     for frame, keys in (
         (published.rows, ["player_id"]),
@@ -166,6 +191,13 @@ def write_list(
     current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
     fingerprint = content_hash(context, published)
     if current and current[0][1] == fingerprint:
+        # same list from these inputs: record that the revision in force is current for them
+        execute(
+            con,
+            "UPDATE list_revision SET inputs_hash = $inputs_hash WHERE system = $system "
+            "AND scenario = $scenario AND list_date = $list_date AND revision = $revision",
+            {**key, "revision": current[0][0], "inputs_hash": context.inputs_hash},
+        )
         return WrittenList(current[0][0], False, published, context)
     revision = (current[0][0] if current else 0) + 1
     execute(
@@ -181,6 +213,7 @@ def write_list(
             "previous_list_date": context.previous_date,
             "previous_revision": context.previous_revision,
             "content_hash": fingerprint,
+            "inputs_hash": context.inputs_hash,
             "players": published.rows.height,
             "tournaments": published.variations.get_column("tournament_id").n_unique(),
             "report": report,
@@ -326,6 +359,7 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
                     "previous_list_date": None,
                     "previous_revision": None,
                     "content_hash": source.file.sha256,
+                    "inputs_hash": None,
                     "players": listed.height,
                     "tournaments": 0,
                     "report": f"Imported from {source.file.name}",

@@ -8,7 +8,7 @@ import polars as pl
 
 if TYPE_CHECKING:
     from flows.ingest import DeliveryOutcome
-    from flows.lists import PeriodContext
+    from flows.lists import PeriodContext, WrittenList
     from flows.runtime import RunRecord
     from transforms.elo_list import PeriodFacts, PublishedList
 
@@ -143,4 +143,47 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
             f"- {row['name']} ({row['player_id']}): {row['note']}"
             for row in newcomers.head(MAX_LISTED).iter_rows(named=True)
         ]
+    return "\n".join(lines) + "\n"
+
+
+def recalculation_report(
+    system: str,
+    scenario: str,
+    results: list[tuple[WrittenList, pl.DataFrame | None]],
+    seconds: float,
+) -> str:
+    """Per list date: new revision or unchanged, and who differs from the superseded list."""
+    against = "the revision it supersedes" if scenario == "official" else "the official list"
+    lines = [
+        f"# Recalculation of {system} ({scenario})",
+        "",
+        f"- list dates replayed: {len(results)} in {seconds:.1f} s",
+        f"- new revisions: {sum(1 for written, _ in results if written.written)}",
+        f"- differences are against {against}",
+        "",
+        "| list date | revision | players differing | category changes | largest difference |",
+        "|---|---|---|---|---|",
+    ]
+    for written, diff in results:
+        if not written.written:
+            lines.append(
+                f"| {written.context.list_date} | {written.revision} (unchanged) | 0 | 0 | |"
+            )
+            continue
+        differing = diff.height if diff is not None else 0
+        categories = (
+            diff.filter(pl.col("old_category").ne_missing(pl.col("new_category"))).height
+            if diff is not None
+            else 0
+        )
+        largest = ""
+        if diff is not None and diff.height:
+            top = diff.row(0, named=True)
+            largest = (
+                f"{top['name'] or top['player_id']}: {top['old_rating']} -> {top['new_rating']}"
+            )
+        lines.append(
+            f"| {written.context.list_date} | {written.revision} | {differing} | {categories} "
+            f"| {largest} |"
+        )
     return "\n".join(lines) + "\n"

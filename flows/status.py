@@ -18,7 +18,32 @@ def status_text(warehouse: str) -> str:
             f"  {system or '(none)':<12} {status:<12} {tournaments:>5} tournaments "
             f"{entries or 0:>7,} entries {games or 0:>8,} played games  received {first} .. {last}"
         )
+    lines += ["", "Lists:", *_list_lines(warehouse)]
     return "\n".join(lines)
+
+
+def _list_lines(warehouse: str) -> list[str]:
+    from flows.lists import FSI_SYSTEMS, load_rulebook
+    from flows.recalculate import stale_lists
+
+    lines = []
+    with Warehouse(warehouse).reader() as con:
+        published = dict(
+            query_frame(
+                con,
+                "SELECT system, count(DISTINCT list_date) FROM list_revision "
+                "WHERE scenario = 'official' GROUP BY ALL",
+            ).rows()
+        )
+        for system in FSI_SYSTEMS:
+            if system not in published:
+                continue
+            stale = stale_lists(con, system, load_rulebook(system))
+            lines.append(
+                f"  {system}: {published[system]} list dates published, {len(stale)} stale"
+            )
+            lines += [f"    stale {item.list_date}: {item.reason}" for item in stale]
+    return lines or ["  none published yet"]
 
 
 def print_status(warehouse: str) -> None:

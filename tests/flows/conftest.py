@@ -15,3 +15,52 @@ def prefect_server() -> Iterator[None]:
         temporary_settings({PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
     ):
         yield
+
+
+@pytest.fixture(scope="session")
+def _season_bases(tmp_path_factory, prefect_server) -> dict:
+    return {}
+
+
+@pytest.fixture
+def season_warehouse(_season_bases, tmp_path, tmp_path_factory):
+    """A copy of a warehouse holding a small demo season: registry, opening list, deliveries.
+
+    Each season is generated and ingested once per session; every test gets its own copy.
+    """
+    import shutil
+
+    def build(season: int):
+        if season not in _season_bases:
+            _season_bases[season] = _build_season(
+                tmp_path_factory.mktemp(f"season{season}"), season
+            )
+        base_warehouse = _season_bases[season][0]
+        copy = tmp_path / "w.duckdb"
+        shutil.copyfile(base_warehouse, copy)
+        return copy
+
+    build.demo_dir = lambda season: _season_bases[season][1]  # type: ignore[attr-defined]
+    return build
+
+
+def _build_season(folder, season: int):
+    from flows.demo import published_lists, registry_snapshots
+    from flows.demo_data import write_federation
+    from flows.ingest import ingest_flow
+    from flows.lists import import_list_flow
+    from flows.registry import load_registry_flow
+    from transforms.synthetic import generate_federation
+
+    demo = folder / "demo"
+    federation = generate_federation(
+        11, season=season, n_players=500, tournaments_per_quarter=(5, 7)
+    )
+    write_federation(federation, demo)
+    warehouse = folder / "w.duckdb"
+    for as_of, snapshot in registry_snapshots(demo):
+        load_registry_flow(str(snapshot), as_of, str(warehouse))
+    for system, list_date, path in published_lists(demo):
+        import_list_flow(str(path), system, list_date, str(warehouse))
+    ingest_flow(str(demo / "deliveries"), str(warehouse))
+    return warehouse, demo

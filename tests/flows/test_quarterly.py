@@ -12,29 +12,9 @@ pytestmark = pytest.mark.usefixtures("prefect_server")
 SEASON = 2019
 
 
-@pytest.fixture(scope="module")
-def loaded_warehouse(tmp_path_factory, prefect_server) -> Path:
-    """Registry, opening list and deliveries of a small demo season, ingested once."""
-    from flows.demo import published_lists, registry_snapshots
-    from flows.demo_data import write_federation
-    from flows.ingest import ingest_flow
-    from flows.lists import import_list_flow
-    from flows.registry import load_registry_flow
-    from transforms.synthetic import generate_federation
-
-    folder = tmp_path_factory.mktemp("quarterly")
-    demo = folder / "demo"
-    federation = generate_federation(
-        11, season=SEASON, n_players=500, tournaments_per_quarter=(5, 7)
-    )
-    write_federation(federation, demo)
-    warehouse = folder / "w.duckdb"
-    for as_of, snapshot in registry_snapshots(demo):
-        load_registry_flow(str(snapshot), as_of, str(warehouse))
-    for system, list_date, path in published_lists(demo):
-        import_list_flow(str(path), system, list_date, str(warehouse))
-    ingest_flow(str(demo / "deliveries"), str(warehouse))
-    return warehouse
+@pytest.fixture
+def loaded_warehouse(season_warehouse) -> Path:
+    return season_warehouse(SEASON)
 
 
 def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):

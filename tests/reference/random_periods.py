@@ -51,7 +51,11 @@ GAME_SCHEMA: dict[str, Any] = {
 }
 
 CATEGORIES = ("NC", "2S", "1S", "3N", "2N", "1N", "CM", "M")
-K_OVERRIDES = (15, 10, 20, 25, 30, 40)
+K_OVERRIDES = (15, 10, 20, 19, 25, 30, 40)  # 19 and 20 straddle the groups' minimum K
+# values on the edges of the rules (K from 2400, newcomers below 30 games, entry ratings, the
+# old FIDE minimum), drawn now and then so that off-by-one mistakes show up
+EDGE_RATINGS = (2400, 2399, 1440, 1800, 1801, 2200, 1199, 1200)
+EDGE_GAMES = (29, 30, 0, 31)
 PERIOD_END = date(2010, 3, 15)
 
 
@@ -168,6 +172,19 @@ class RandomPeriod:
         )
 
 
+def _rating(choose: Chooser, low: int, high: int) -> int:
+    if choose.chance(15):
+        edges = [rating for rating in EDGE_RATINGS if low <= rating <= high]
+        return edges[choose.integer(0, len(edges) - 1)]
+    return choose.integer(low, high)
+
+
+def _games(choose: Chooser) -> int:
+    if choose.chance(15):
+        return EDGE_GAMES[choose.integer(0, len(EDGE_GAMES) - 1)]
+    return choose.integer(0, 200)
+
+
 def _player(choose: Chooser, pid: str, shape: Shape) -> dict[str, Any]:
     row: dict[str, Any] = {
         "player_id": pid,
@@ -185,28 +202,30 @@ def _player(choose: Chooser, pid: str, shape: Shape) -> dict[str, Any]:
         kinds.remove("fide")
     kind = kinds[choose.integer(0, len(kinds) - 1)]
     if kind == "list":
-        row["list_rating"] = choose.integer(1000, 2600)
-        row["total_games"] = choose.integer(0, 200)
+        row["list_rating"] = _rating(choose, 1000, 2600)
+        row["total_games"] = _games(choose)
         row["category"] = CATEGORIES[choose.integer(0, len(CATEGORIES) - 1)]
         if choose.chance(10):  # a foreign player on the list, re-assigned by an arbiter
             row["arbiter_rating"] = choose.integer(1200, 2400)
+            if choose.chance(25):  # re-assigned at exactly the rating held: no change
+                row["arbiter_rating"] = row["list_rating"]
             row["category"] = None
     elif kind == "new":
         if choose.chance(70):
             row["category"] = CATEGORIES[choose.integer(0, len(CATEGORIES) - 1)]
     elif kind == "fide":
-        row["fide_start"] = choose.integer(1000, 2700)
+        row["fide_start"] = _rating(choose, 1000, 2700)
         row["on_list_as_fide"] = choose.chance(80)
-        row["total_games"] = choose.integer(0, 200)
+        row["total_games"] = _games(choose)
         row["category"] = CATEGORIES[choose.integer(0, len(CATEGORIES) - 1)]
         if not choose.chance(20):  # 20 %: delisted by FIDE during the period
             row["fide_close"] = row["fide_start"] + choose.integer(-60, 60)
     elif kind == "reentry":
         row["on_list_as_fide"] = True
-        row["total_games"] = choose.integer(0, 200)
+        row["total_games"] = _games(choose)
         row["category"] = CATEGORIES[choose.integer(0, len(CATEGORIES) - 1)]
     else:  # foreign, rated by the chief arbiter
-        row["arbiter_rating"] = choose.integer(1200, 2300)
+        row["arbiter_rating"] = _rating(choose, 1200, 2400)
     if kind != "fide" and choose.chance(10):  # gains a FIDE rating at the close
         row["fide_close"] = choose.integer(1000, 2400)
     if shape.same_k is not None:

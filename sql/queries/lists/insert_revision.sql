@@ -1,8 +1,9 @@
 INSERT INTO list_revision (
     system, scenario, list_date, revision, source, run_id, rulebook_hash, era_from,
-    previous_list_date, previous_revision, content_hash, players, tournaments, created_at, report
+    previous_list_date, previous_revision, content_hash, players, tournaments, created_at, report,
+    inputs_hash
 ) VALUES (
     $system, $scenario, $list_date, $revision, $source, $run_id, $rulebook_hash, $era_from,
     $previous_list_date, $previous_revision, $content_hash, $players, $tournaments,
-    current_timestamp, $report
+    current_timestamp, $report, $inputs_hash
 )

@@ -1,0 +1,164 @@
+"""The ``recalculate`` flow: replay list dates in order, each under the era in force then.
+
+Each list is written as a new revision only where its content changes; old revisions stay in
+``rating_list_revisions``. ``--stale`` replays from the earliest list whose inputs changed since
+it was written (a corrected tournament, a merge, a registry load). A what-if ``scenario`` writes
+beside the official lists, never over them. The whole replay is one transaction.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+import polars as pl
+from prefect import flow
+
+from flows.lists import (
+    FSI_SYSTEMS,
+    OFFICIAL,
+    ListError,
+    WrittenList,
+    inputs_fingerprint,
+    load_rulebook,
+    publish_one,
+)
+from flows.report import recalculation_report
+from flows.runtime import RunRecord, publish_markdown, say
+from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
+from transforms.diffs import list_diff
+from transforms.periods import cutoff_for, list_dates_between
+from transforms.rulebook import Rulebook
+
+
+@dataclass(frozen=True)
+class StaleList:
+    list_date: date
+    reason: str
+
+
+def stale_lists(con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook) -> list[StaleList]:
+    """Official lists whose inputs or rulebook changed since written, and every later one."""
+    current = query_frame(
+        con,
+        read_sql("queries/lists/current_revisions.sql"),
+        {"system": system, "scenario": OFFICIAL},
+    )
+    stale: list[StaleList] = []
+    for list_date, _revision, inputs_hash, rulebook_hash, source in current.rows():
+        if stale:
+            stale.append(StaleList(list_date, f"follows the stale list of {stale[0].list_date}"))
+            continue
+        if source == "imported":
+            continue  # an imported list is a given, not a computation
+        up_to = cutoff_for(rulebook.era_at(list_date).calendar, list_date)
+        if inputs_fingerprint(con, system, list_date, up_to) != inputs_hash:
+            stale.append(StaleList(list_date, "its inputs changed since it was written"))
+        elif rulebook_hash != rulebook.content_hash:
+            stale.append(StaleList(list_date, "the rulebook changed since it was written"))
+    return stale
+
+
+def _diff_against(
+    con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList, scenario: str
+) -> pl.DataFrame | None:
+    """Compare a new revision with the one it supersedes, or a scenario with the official list
+    (None when there is nothing to compare with: a first computation)."""
+    context = written.context
+    key = {"system": context.system, "list_date": context.list_date}
+    if scenario == OFFICIAL:
+        against_scenario, against_revision = OFFICIAL, written.revision - 1
+    else:
+        base = execute(
+            con,
+            "SELECT max(revision) FROM list_revision WHERE system = $system "
+            "AND scenario = 'official' AND list_date = $list_date",
+            key,
+        )[0][0]
+        against_scenario, against_revision = OFFICIAL, base
+    if not against_revision:
+        return None
+    against = {**key, "scenario": against_scenario, "revision": against_revision}
+    old_rows = query_frame(con, read_sql("queries/lists/revision_rows.sql"), against)
+    old_rankings = query_frame(con, read_sql("queries/lists/revision_rankings.sql"), against)
+    diff = list_diff(
+        old_rows, old_rankings, written.published.rows, written.published.rankings
+    ).with_columns(
+        pl.lit(context.system).alias("system"),
+        pl.lit(scenario).alias("scenario"),
+        pl.lit(context.list_date).alias("list_date"),
+        pl.lit(written.revision).alias("revision"),
+        pl.lit(against_scenario).alias("against_scenario"),
+        pl.lit(against_revision).alias("against_revision"),
+        pl.lit(run.run_id).alias("run_id"),
+    )
+    insert_frame(con, "list_diff", diff)
+    return diff
+
+
+@flow(name="recalculate")
+def recalculate_flow(
+    system: str,
+    warehouse: str,
+    start: date | None = None,
+    end: date | None = None,
+    stale: bool = False,
+    rulebook_path: str | None = None,
+    scenario: str = OFFICIAL,
+) -> dict[str, int]:
+    """Replay every list date from ``start`` to ``end`` (or the stale ones) in order."""
+    if system not in FSI_SYSTEMS:
+        raise ListError(f"unknown system {system!r}; expected one of {', '.join(FSI_SYSTEMS)}")
+    if stale and scenario != OFFICIAL:
+        raise ListError("--stale replays official lists; a scenario names its own range")
+    rulebook = load_rulebook(system, rulebook_path)
+    run = RunRecord(
+        flow="recalculate",
+        parameters={
+            "system": system,
+            "start": start,
+            "end": end,
+            "stale": stale,
+            "rulebook": rulebook.source,
+            "scenario": scenario,
+        },
+        rulebook_hash=rulebook.content_hash,
+    )
+    began = time.perf_counter()
+    with Warehouse(warehouse).transaction(create=False) as con:
+        if stale:
+            found = stale_lists(con, system, rulebook)
+            if not found:
+                say(f"recalculate: every {system} list is current; nothing to do")
+            start = found[0].list_date if found else None
+            end = found[-1].list_date if found else None
+        if start is None or end is None:
+            if not stale:
+                raise ListError("give --from and --to, or --stale")
+            dates: list[date] = []
+        else:
+            calendar = rulebook.era_at(start).calendar
+            dates = list_dates_between(calendar, start, end)
+            if not dates:
+                raise ListError(f"no list date of {system} between {start} and {end}")
+        say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
+        results = []
+        for number, list_date in enumerate(dates, start=1):
+            written = publish_one(con, run, system, list_date, rulebook, scenario)
+            diff = _diff_against(con, run, written, scenario) if written.written else None
+            results.append((written, diff))
+            state = f"revision {written.revision}" if written.written else "unchanged"
+            changed = f", {diff.height} players differ" if diff is not None and diff.height else ""
+            say(f"  [{number}/{len(dates)}] {list_date}: {state}{changed}")
+        report = recalculation_report(system, scenario, results, time.perf_counter() - began)
+        run.counts = {
+            "lists": len(dates),
+            "new_revisions": sum(1 for written, _ in results if written.written),
+            "players_changed": sum(d.height for _, d in results if d is not None),
+        }
+        run.write(con, "succeeded", report)
+    publish_markdown(report, key=f"{system.replace('_', '-')}-recalculation")
+    say(report)
+    return run.counts

@@ -1,0 +1,6 @@
+-- The revision in force of every list of a system and scenario, oldest first.
+SELECT list_date, revision, inputs_hash, rulebook_hash, source
+FROM list_revision
+WHERE system = $system AND scenario = $scenario
+QUALIFY revision = max(revision) OVER (PARTITION BY list_date)
+ORDER BY list_date

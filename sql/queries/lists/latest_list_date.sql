@@ -1,0 +1,1 @@
+SELECT max(list_date) FROM list_revision WHERE system = $system AND scenario = 'official'

@@ -1,0 +1,185 @@
+"""Recalculation: eras by date, a corrected tournament cascading, scenarios, idempotence."""
+
+from datetime import date
+
+import pytest
+
+from flows.warehouse import Warehouse
+from tests.flows.helpers import write_manifest
+
+pytestmark = pytest.mark.usefixtures("prefect_server")
+
+
+def _publish(warehouse, season: int) -> None:
+    from flows.recalculate import recalculate_flow
+
+    recalculate_flow("elo_italia", str(warehouse), date(season, 4, 1), date(season + 1, 1, 1))
+
+
+def _official(warehouse) -> list[tuple]:
+    with Warehouse(warehouse).reader() as con:
+        return con.execute(
+            "SELECT list_date, revision, content_hash FROM list_revision "
+            "WHERE scenario = 'official' ORDER BY ALL"
+        ).fetchall()
+
+
+def test_each_list_uses_the_era_in_force_on_its_date(season_warehouse):
+    warehouse = season_warehouse(2009)  # cap 350 until the list of 2009-07-01, then 400
+    _publish(warehouse, 2009)
+    with Warehouse(warehouse).reader() as con:
+        eras = dict(
+            con.execute(
+                "SELECT list_date, era_from FROM list_revision WHERE source = 'computed'"
+            ).fetchall()
+        )
+        capped = dict(
+            con.execute(
+                "SELECT list_date, list_aggregate(list_distinct(list(regexp_extract(note, "
+                "'capped at (\\d+)', 1))), 'string_agg', ',') FROM variation "
+                "WHERE note LIKE '%capped at%' GROUP BY ALL"
+            ).fetchall()
+        )
+    assert eras[date(2009, 4, 1)] == date(2006, 4, 1)
+    assert eras[date(2009, 7, 1)] == date(2009, 7, 1)
+    assert capped.get(date(2009, 4, 1), "350") == "350"
+    assert all(value == "400" for day, value in capped.items() if day >= date(2009, 7, 1))
+    assert capped  # the demo has mismatched pairings that reach the cap
+
+
+def test_the_2021_era_keeps_the_frozen_values(season_warehouse):
+    warehouse = season_warehouse(2021)
+    _publish(warehouse, 2021)
+    with Warehouse(warehouse).reader() as con:
+        moved = con.execute(
+            "SELECT count(*) FROM variation WHERE applied_variation <> 0 OR k <> 0"
+        ).fetchone()[0]
+        played = con.execute("SELECT count(*) FROM variation WHERE games > 0").fetchone()[0]
+        changed = con.execute(
+            "SELECT count(*) FROM rating_list WHERE rating_basis = 'list' "
+            "AND rating_type = 'elo_italia' AND rating <> frozen_rating"
+        ).fetchone()[0]
+    assert played > 0 and moved == 0 and changed == 0
+
+
+def _flip_one_decisive_game(trf: str) -> str:
+    """Reverse the first decisive game of round 1 on both players' lines."""
+    lines = trf.splitlines(keepends=True)
+    column = 91 + 7  # round 1 result, 0-based
+    by_start = {int(line[4:8]): i for i, line in enumerate(lines) if line.startswith("001 ")}
+    for index in by_start.values():
+        line = lines[index]
+        if len(line) > column and line[column] in "10":
+            opponent = int(line[91:95])
+            other = by_start[opponent]
+            flipped = {"1": "0", "0": "1"}
+            for row in (index, other):
+                text = lines[row]
+                lines[row] = text[:column] + flipped[text[column]] + text[column + 1 :]
+            return "".join(lines)
+    raise AssertionError("no decisive game in round 1")
+
+
+def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_warehouse, tmp_path):
+    from flows.ingest import ingest_flow
+    from flows.lists import load_rulebook
+    from flows.recalculate import recalculate_flow, stale_lists
+
+    warehouse = season_warehouse(2019)
+    _publish(warehouse, 2019)
+    before = _official(warehouse)
+    rulebook = load_rulebook("elo_italia")
+    with Warehouse(warehouse).reader() as con:
+        assert stale_lists(con, "elo_italia", rulebook) == []
+        tournament_id, file_name, received, content = con.execute(
+            "SELECT t.tournament_id, t.file_name, t.received_on, f.content FROM tournament t "
+            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
+            "AND t.system = 'elo_italia' AND t.received_on BETWEEN '2019-03-16' AND '2019-06-15' "
+            "ORDER BY t.tournament_id LIMIT 1"
+        ).fetchone()
+    delivery = tmp_path / "corrections" / "2019-08"
+    delivery.mkdir(parents=True)
+    (delivery / file_name).write_text(_flip_one_decisive_game(content.decode("ascii")))
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": tournament_id,
+                "file": file_name,
+                "system": "elo_italia",
+                "received_on": str(received),
+            }
+        ],
+    )
+    assert ingest_flow(str(delivery.parent), str(warehouse))["tournaments_new_versions"] == 1
+
+    with Warehouse(warehouse).reader() as con:
+        stale = [item.list_date for item in stale_lists(con, "elo_italia", rulebook)]
+    assert stale == [date(2019, 7, 1), date(2019, 10, 1), date(2020, 1, 1)]
+
+    counts = recalculate_flow("elo_italia", str(warehouse), stale=True)
+    assert counts["lists"] == 3 and counts["new_revisions"] == 3
+    after = _official(warehouse)
+    assert [row for row in after if row[0] == date(2019, 4, 1)] == [
+        row for row in before if row[0] == date(2019, 4, 1)
+    ]
+    assert {row[0] for row in after if row[1] == 2} == set(stale)
+    with Warehouse(warehouse).reader() as con:
+        assert stale_lists(con, "elo_italia", rulebook) == []
+        old_kept = con.execute(
+            "SELECT count(DISTINCT revision) FROM rating_list_revisions "
+            "WHERE list_date = '2019-07-01'"
+        ).fetchone()[0]
+        diff = con.execute(
+            "SELECT count(*) FROM list_diff WHERE list_date = '2019-07-01'"
+        ).fetchone()[0]
+    assert old_kept == 2 and diff >= 2  # both players of the flipped game at least
+
+    again = recalculate_flow("elo_italia", str(warehouse), date(2019, 4, 1), date(2020, 1, 1))
+    assert again["new_revisions"] == 0
+
+
+def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path):
+    from flows.recalculate import recalculate_flow
+    from transforms.rulebook import default_rulebook_path
+
+    warehouse = season_warehouse(2019)
+    _publish(warehouse, 2019)
+    before = _official(warehouse)
+    with Warehouse(warehouse).reader() as con:
+        official_view = con.execute("SELECT * FROM rating_list ORDER BY ALL").fetchall()
+    other = tmp_path / "no_groups.toml"
+    text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
+    other.write_text(text.replace("newcomer = 30", "newcomer = 40"), encoding="utf-8")
+    counts = recalculate_flow(
+        "elo_italia",
+        str(warehouse),
+        date(2019, 4, 1),
+        date(2020, 1, 1),
+        rulebook_path=str(other),
+        scenario="k40",
+    )
+    assert counts["new_revisions"] == 4 and counts["players_changed"] > 0
+    assert _official(warehouse) == before
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute("SELECT * FROM rating_list ORDER BY ALL").fetchall() == official_view
+        scenario_rows = con.execute(
+            "SELECT count(*) FROM rating_list_revisions WHERE scenario = 'k40'"
+        ).fetchone()[0]
+        against = con.execute(
+            "SELECT DISTINCT against_scenario FROM list_diff WHERE scenario = 'k40'"
+        ).fetchall()
+        k_values = con.execute(
+            "SELECT DISTINCT k FROM list_variation WHERE scenario = 'k40' AND k = 40"
+        ).fetchall()
+    assert scenario_rows > 0 and against == [("official",)] and k_values == [(40,)]
+    # the same scenario again: nothing new
+    again = recalculate_flow(
+        "elo_italia",
+        str(warehouse),
+        date(2019, 4, 1),
+        date(2020, 1, 1),
+        rulebook_path=str(other),
+        scenario="k40",
+    )
+    assert again["new_revisions"] == 0
