@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from transforms.expected import expected_hundredths
 from transforms.rulebook import EloEra
 
 PLAYER_COLUMNS: dict[str, pl.DataType] = {
@@ -148,136 +147,194 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
     )
 
 
-def _sequenced_entries(entries: pl.DataFrame, counted: pl.DataFrame, era: EloEra) -> pl.DataFrame:
-    """Number each player's tournaments with counted games and put them in waves (§1.4)."""
-    with_counted = entries.join(
-        counted.group_by("tournament_id", "player_id").agg(pl.len().alias("_counted")),
-        on=["tournament_id", "player_id"],
-        how="left",
+def expected_lookup(era: EloEra) -> pl.Series:
+    """We of the higher-rated player (hundredths) for every |D| up to the last band start."""
+    last_start = era.expected_bands[-1][0]
+    scores: list[int] = []
+    ends = [start for start, _ in era.expected_bands[1:]] + [last_start + 1]
+    for (start, score), end in zip(era.expected_bands, ends, strict=True):
+        scores.extend([score] * (end - start))
+    return pl.Series("expected", scores, dtype=pl.Int64)
+
+
+def _positions(frame: pl.DataFrame, column: str, index: pl.DataFrame, name: str) -> pl.DataFrame:
+    """Add ``name``: the row of ``index`` whose key equals ``column`` (checked: never null)."""
+    keyed = frame.join(index.rename({"key": column, "position": name}), on=column, how="left")
+    if keyed.get_column(name).null_count():
+        missing = keyed.filter(pl.col(name).is_null()).get_column(column)[0]
+        raise ValueError(f"{column} {missing!r} is not among the period's players")
+    return keyed
+
+
+def _sequence(entries: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+    """Number each player's tournaments that have counted games and put them in waves (§1.4):
+    by end date, start date and id; wave w holds tournaments w*size+1 .. (w+1)*size."""
+    ordered = entries.with_row_index("_row").sort(
+        ["p", "end_date", "start_date", "tournament_id"], nulls_last=True
     )
-    ranked = (
-        with_counted.filter(pl.col("_counted").is_not_null())
-        .sort(["end_date", "start_date", "tournament_id"], nulls_last=True)
-        .with_columns(
-            pl.int_range(1, pl.len() + 1).over("player_id").cast(pl.Int32).alias("sequence")
-        )
-    )
-    waves = ranked.with_columns(
-        pl.when(pl.col("grouped"))
+    sequence = pl.col("has_counted").cast(pl.Int32).cum_sum().over("p")
+    numbered = ordered.with_columns(
+        pl.when(pl.col("has_counted")).then(sequence).otherwise(None).alias("sequence")
+    ).with_columns(
+        pl.when(pl.col("has_counted") & pl.col("grouped"))
         .then((pl.col("sequence") - 1) // era.group_size)
-        .otherwise(0)
+        .when(pl.col("has_counted"))
+        .then(0)
+        .otherwise(None)
         .cast(pl.Int32)
         .alias("wave")
     )
-    return with_counted.join(
-        waves.select("tournament_id", "player_id", "sequence", "wave"),
-        on=["tournament_id", "player_id"],
-        how="left",
-    )
+    return numbered.sort("_row").drop("_row")
 
 
 def compute_period(
     players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame, era: EloEra
 ) -> PeriodResult:
-    """Variations of every (tournament, player) and the new rating of every player."""
+    """Variations of every (tournament, player) and the new rating of every player.
+
+    Players, entries and games are addressed by row position after one join each, so every
+    lookup afterwards (a rating, a K, an entry's wave) is a gather, not a join.
+    """
     state = frozen_ratings(players, era)
-    opponents = state.select(
-        pl.col("player_id").alias("opponent_id"), pl.col("frozen_rating").alias("opponent_rating")
+    player_index = state.select(
+        pl.col("player_id").alias("key"), pl.int_range(pl.len(), dtype=pl.Int32).alias("position")
+    )
+    frozen = state.get_column("frozen_rating").cast(pl.Int64)
+    is_fide = state.get_column("is_fide")
+    k = state.get_column("k").cast(pl.Int64)
+    grouped = state.get_column("grouped")
+
+    placed = _positions(entries, "player_id", player_index, "p").with_columns(
+        (pl.col("points") == pl.col("points").max().over("tournament_id"))
+        .fill_null(False)
+        .alias("is_winner"),
+        pl.int_range(pl.len(), dtype=pl.Int32).alias("e"),
+    )
+    entry_index = placed.select(
+        pl.struct("tournament_id", "player_id").alias("key"), pl.col("e").alias("position")
     )
     counted = (
-        games.join(state.select("player_id", "is_fide"), on="player_id", how="inner")
-        .filter(~pl.col("is_fide"))  # §1.3: a FIDE-rated player's games count only for the other
-        .join(opponents, on="opponent_id", how="inner")
+        _positions(
+            games.select(
+                pl.struct("tournament_id", "player_id").alias("_entry"),
+                "player_id",
+                "opponent_id",
+                (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+            ),
+            "_entry",
+            entry_index,
+            "e",
+        )
+        .pipe(_positions, "opponent_id", player_index, "o")
+        .pipe(_positions, "player_id", player_index, "p")
+        # §1.3: a FIDE-rated player's games count only for his opponent
+        .filter(~pl.lit(is_fide).gather(pl.col("p")))
         .select(
-            "tournament_id",
-            "player_id",
-            "opponent_rating",
-            (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+            "e",
+            "p",
+            "won",
+            pl.lit(frozen).gather(pl.col("o")).alias("opponent_rating"),
         )
     )
-    points_leader = pl.col("points") == pl.col("points").max().over("tournament_id")
-    sequenced = _sequenced_entries(
-        entries.with_columns(points_leader.fill_null(False).alias("is_winner")).join(
-            state.select("player_id", "frozen_rating", "k", "grouped"), on="player_id"
+    counted_entries = counted.get_column("e").unique()
+    sequenced = _sequence(
+        placed.with_columns(
+            pl.col("e").is_in(counted_entries.implode()).alias("has_counted"),
+            pl.lit(grouped).gather(pl.col("p")).alias("grouped"),
         ),
-        counted,
         era,
     )
+    wave_of_game = counted.with_columns(
+        pl.lit(sequenced.get_column("wave")).gather(pl.col("e")).alias("wave")
+    )
+    lookup = expected_lookup(era)
+    last_start = lookup.len() - 1
+    carried = pl.Series("carried", [0] * state.height, dtype=pl.Int64)
+    per_entry = []
     waves = sequenced.get_column("wave").drop_nulls()
-    carried = state.select("player_id", pl.lit(0, dtype=pl.Int64).alias("carried"))
-    computed = []
     for wave in range(int(waves.max()) + 1 if waves.len() else 0):  # waves, not players
-        in_wave = (
-            sequenced.filter(pl.col("wave") == wave)
-            .join(carried, on="player_id")
+        own = pl.lit(frozen).gather(pl.col("p")) + _rounded(pl.lit(carried).gather(pl.col("p")))
+        difference = own - pl.col("opponent_rating")
+        absolute = difference.abs()
+        if era.difference_cap > 0:
+            absolute = absolute.clip(upper_bound=era.difference_cap)
+        higher = pl.lit(lookup).gather(absolute.clip(upper_bound=last_start))
+        sums = (
+            wave_of_game.filter(pl.col("wave") == wave)
             .with_columns(
-                (pl.col("frozen_rating") + round_half_away(pl.col("carried")))
-                .cast(pl.Int32)
-                .alias("own_rating")
+                pl.when(difference >= 0).then(higher).otherwise(100 - higher).alias("expected_h"),
+                (pl.lit(era.difference_cap > 0) & (difference.abs() > era.difference_cap)).alias(
+                    "capped"
+                ),
+                own.alias("own_rating"),
             )
-        )
-        played = (
-            counted.join(
-                in_wave.select("tournament_id", "player_id", "own_rating"),
-                on=["tournament_id", "player_id"],
+            .group_by("e")
+            .agg(
+                pl.col("p").first(),
+                pl.col("own_rating").first(),
+                pl.len().cast(pl.Int32).alias("games"),
+                pl.col("won").sum().alias("won_h"),
+                pl.col("expected_h").sum(),
+                pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
             )
             .with_columns(
-                (
-                    pl.col("own_rating").cast(pl.Int64) - pl.col("opponent_rating").cast(pl.Int64)
-                ).alias("difference")
-            )
-            .with_columns(
-                expected_hundredths(
-                    pl.col("difference"), era.expected_bands, era.difference_cap
-                ).alias("expected_h"),
-                (
-                    pl.lit(era.difference_cap > 0)
-                    & (pl.col("difference").abs() > era.difference_cap)
-                ).alias("capped"),
-            )
-        )
-        totals = played.group_by("tournament_id", "player_id").agg(
-            pl.len().cast(pl.Int32).alias("games"),
-            pl.col("won").sum().alias("won_h"),
-            pl.col("expected_h").sum().alias("expected_h"),
-            pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
-        )
-        result = (
-            in_wave.join(totals, on=["tournament_id", "player_id"])
-            .with_columns(
-                ((pl.col("won_h") - pl.col("expected_h")) * pl.col("k").cast(pl.Int64)).alias(
+                ((pl.col("won_h") - pl.col("expected_h")) * pl.lit(k).gather(pl.col("p"))).alias(
                     "raw_hundredths"
-                )
+                ),
+                pl.lit(sequenced.get_column("is_winner")).gather(pl.col("e")).alias("_winner"),
             )
             .with_columns(
-                pl.when(pl.col("is_winner") & (pl.col("raw_hundredths") < 0))
+                pl.when(pl.col("_winner") & (pl.col("raw_hundredths") < 0))
                 .then(0)
                 .otherwise(pl.col("raw_hundredths"))
-                .cast(pl.Int64)
-                .alias("applied_hundredths"),
-                (pl.col("won_h") / 100).alias("score"),
-                (pl.col("expected_h") / 100).alias("expected"),
+                .alias("applied_hundredths")
             )
         )
-        computed.append(result)
-        wave_sums = result.group_by("player_id").agg(pl.col("applied_hundredths").sum())
-        carried = carried.join(wave_sums, on="player_id", how="left").select(
-            "player_id",
-            (pl.col("carried") + pl.col("applied_hundredths").fill_null(0)).alias("carried"),
+        per_entry.append(sums)
+        by_player = sums.group_by("p").agg(pl.col("applied_hundredths").sum())
+        carried = carried.scatter(
+            by_player.get_column("p"),
+            carried.gather(by_player.get_column("p")) + by_player.get_column("applied_hundredths"),
         )
-    uncounted = sequenced.filter(pl.col("wave").is_null()).with_columns(
-        pl.col("frozen_rating").alias("own_rating"),
-        pl.lit(0, dtype=pl.Int32).alias("games"),
-        pl.lit(0.0).alias("score"),
-        pl.lit(0.0).alias("expected"),
-        pl.lit(0, dtype=pl.Int64).alias("raw_hundredths"),
-        pl.lit(0, dtype=pl.Int64).alias("applied_hundredths"),
-        pl.lit(0, dtype=pl.Int32).alias("capped_games"),
+    results = (
+        pl.concat(per_entry)
+        if per_entry
+        else pl.DataFrame(
+            schema={
+                "e": pl.Int32,
+                "own_rating": pl.Int64,
+                "games": pl.Int32,
+                "won_h": pl.Int64,
+                "expected_h": pl.Int64,
+                "capped_games": pl.Int32,
+                "raw_hundredths": pl.Int64,
+                "applied_hundredths": pl.Int64,
+            }
+        )
     )
-    variations = pl.concat(
-        [frame.select(VARIATION_COLUMNS) for frame in [*computed, uncounted]], how="vertical"
-    ).sort("player_id", "tournament_id")
+    variations = (
+        sequenced.join(results.drop("p", "_winner", strict=False), on="e", how="left")
+        .with_columns(
+            pl.coalesce(pl.col("own_rating"), pl.lit(frozen).gather(pl.col("p")))
+            .cast(pl.Int32)
+            .alias("own_rating"),
+            pl.col("games").fill_null(0),
+            (pl.col("won_h").fill_null(0) / 100).alias("score"),
+            (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
+            pl.lit(k).gather(pl.col("p")).cast(pl.Int32).alias("k"),
+            pl.col("raw_hundredths").fill_null(0),
+            pl.col("applied_hundredths").fill_null(0),
+            pl.col("capped_games").fill_null(0),
+        )
+        .select(VARIATION_COLUMNS)
+        .sort("player_id", "tournament_id")
+    )
     return PeriodResult(ratings=_close(state, variations, era), variations=variations)
+
+
+def _rounded(hundredths: pl.Expr) -> pl.Expr:
+    magnitude = (hundredths.abs() + 50) // 100
+    return pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)
 
 
 def _close(state: pl.DataFrame, variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
