@@ -25,8 +25,14 @@ from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems
 from schemas.inputs import PublishedListRow
-from transforms.elo_list import PeriodFacts, PublishedList, build_list, imported_rows
-from transforms.flags import activity
+from transforms.elo_list import (
+    History,
+    PeriodFacts,
+    PublishedList,
+    build_list,
+    imported_rows,
+    period_facts,
+)
 from transforms.periods import is_list_date, previous_list_date, receipt_window
 from transforms.registry import type_published_list
 from transforms.rulebook import (
@@ -64,51 +70,60 @@ class PeriodContext:
     rulebook: Rulebook
     after: date
     up_to: date
+    ratings_day: date
     previous_date: date | None
     previous_revision: int | None
     previous_scenario: str | None
     inputs_hash: str
 
 
-def read_period(
-    con: duckdb.DuckDBPyConnection, system: str, scenario: str, list_date: date, rulebook: Rulebook
-) -> tuple[PeriodContext, PeriodFacts]:
-    """Everything the engine needs for one list date, as the warehouse holds it now."""
+def load_history(con: duckdb.DuckDBPyConnection, system: str, up_to: date) -> History:
+    """Every input of the lists of ``system`` whose cut-off is at most ``up_to``, read once."""
+    window = {"system": system, "up_to": up_to}
+    return History(
+        entries=query_frame(con, read_sql("queries/lists/history_entries.sql"), window),
+        games=query_frame(con, read_sql("queries/lists/history_games.sql"), window),
+        registry=query_frame(con, read_sql("queries/lists/registry_history.sql"), {"day": up_to}),
+        memberships=query_frame(
+            con, read_sql("queries/lists/membership_history.sql"), {"day": up_to}
+        ),
+        quarantined=query_frame(con, read_sql("queries/lists/history_quarantined.sql"), window),
+    )
+
+
+def read_previous(
+    con: duckdb.DuckDBPyConnection, system: str, scenario: str, list_date: date
+) -> pl.DataFrame:
+    """The list in force before ``list_date`` (a scenario's own, else the official one)."""
+    return query_frame(
+        con,
+        read_sql("queries/lists/previous_list.sql"),
+        {"system": system, "scenario": scenario, "list_date": list_date},
+    )
+
+
+def period_context(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    scenario: str,
+    list_date: date,
+    rulebook: Rulebook,
+    previous: pl.DataFrame,
+) -> PeriodContext:
+    """Where a list date stands: its era, receipt window and the list it follows."""
     era = rulebook.era_at(list_date)
     if not is_list_date(era.calendar, list_date):
         days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
         raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
     after, up_to = receipt_window(era.calendar, list_date)
     expected_previous = previous_list_date(era.calendar, list_date)
-    previous = query_frame(
-        con,
-        read_sql("queries/lists/previous_list.sql"),
-        {"system": system, "scenario": scenario, "list_date": list_date},
-    )
     previous_date = previous.get_column("list_date")[0] if previous.height else None
     if previous_date is not None and previous_date != expected_previous:
         raise ListError(
             f"the {system} list of {expected_previous} has not been published (the last one is "
             f"{previous_date}): publish it first"
         )
-    window = {"system": system, "after": after, "up_to": up_to}
-    entries = query_frame(con, read_sql("queries/lists/period_entries.sql"), window)
-    games = query_frame(con, read_sql("queries/lists/period_games.sql"), window)
-    ratings_day = expected_previous if era.ratings_snapshot == "period_start" else list_date
-    registry_start = query_frame(
-        con, read_sql("queries/lists/registry_at.sql"), {"day": ratings_day}
-    )
-    registry_close = query_frame(con, read_sql("queries/lists/registry_at.sql"), {"day": list_date})
-    members = query_frame(
-        con, read_sql("queries/lists/members_at.sql"), {"day": list_date, "year": list_date.year}
-    )
-    participations = query_frame(
-        con, read_sql("queries/lists/participations.sql"), {"system": system, "up_to": up_to}
-    )
-    foreign = registry_close.select(
-        "player_id", pl.col("last_fide_tournament").alias("played_on")
-    ).drop_nulls()
-    context = PeriodContext(
+    return PeriodContext(
         system=system,
         scenario=scenario,
         list_date=list_date,
@@ -116,22 +131,33 @@ def read_period(
         rulebook=rulebook,
         after=after,
         up_to=up_to,
+        ratings_day=expected_previous if era.ratings_snapshot == "period_start" else list_date,
         previous_date=previous_date,
         previous_revision=previous.get_column("revision")[0] if previous.height else None,
         previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
         inputs_hash=inputs_fingerprint(con, system, list_date, up_to),
     )
-    facts = PeriodFacts(
-        previous=previous,
-        entries=entries,
-        games=games,
-        registry_start=registry_start,
-        registry_close=registry_close,
-        members=members,
-        activity=activity(participations, foreign, list_date, era),
-        quarantined=query_frame(con, read_sql("queries/lists/period_quarantined.sql"), window),
+
+
+def read_period(
+    con: duckdb.DuckDBPyConnection, system: str, scenario: str, list_date: date, rulebook: Rulebook
+) -> tuple[PeriodContext, PeriodFacts]:
+    """Everything the engine needs for one list date, as the warehouse holds it now."""
+    previous = read_previous(con, system, scenario, list_date)
+    context = period_context(con, system, scenario, list_date, rulebook, previous)
+    history = load_history(con, system, context.up_to)
+    return context, facts_of(context, history, previous)
+
+
+def facts_of(context: PeriodContext, history: History, previous: pl.DataFrame) -> PeriodFacts:
+    return period_facts(
+        history,
+        previous,
+        context.list_date,
+        (context.after, context.up_to),
+        context.ratings_day,
+        context.era,
     )
-    return context, facts
 
 
 def inputs_fingerprint(
@@ -257,6 +283,29 @@ def compute_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedL
     return build_list(facts, era, list_date)
 
 
+def publish(
+    con: duckdb.DuckDBPyConnection, run: RunRecord, context: PeriodContext, facts: PeriodFacts
+) -> WrittenList:
+    """Compute one list from its facts and write it (a new revision only if it changed)."""
+    published = compute_list(facts, context.era, context.list_date)
+    return write_list(con, run, context, published, list_report(context, facts, published))
+
+
+def as_previous(written: WrittenList) -> pl.DataFrame:
+    """A just-written list in the shape the next list date reads it."""
+    context = written.context
+    return written.published.rows.select(
+        pl.lit(context.list_date).alias("list_date"),
+        pl.lit(written.revision).alias("revision"),
+        pl.lit(context.scenario).alias("scenario"),
+        "player_id",
+        "rating",
+        "rating_type",
+        "total_games",
+        "category",
+    )
+
+
 def publish_one(
     con: duckdb.DuckDBPyConnection,
     run: RunRecord,
@@ -266,9 +315,7 @@ def publish_one(
     scenario: str = OFFICIAL,
 ) -> WrittenList:
     context, facts = read_period(con, system, scenario, list_date, rulebook)
-    published = compute_list(facts, context.era, list_date)
-    report = list_report(context, facts, published)
-    return write_list(con, run, context, published, report)
+    return publish(con, run, context, facts)
 
 
 @flow(name="quarterly")

@@ -21,9 +21,14 @@ from flows.lists import (
     OFFICIAL,
     ListError,
     WrittenList,
+    as_previous,
+    facts_of,
     inputs_fingerprint,
+    load_history,
     load_rulebook,
-    publish_one,
+    period_context,
+    publish,
+    read_previous,
 )
 from flows.report import recalculation_report
 from flows.runtime import RunRecord, publish_markdown, say
@@ -145,8 +150,13 @@ def recalculate_flow(
                 raise ListError(f"no list date of {system} between {start} and {end}")
         say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
         results = []
+        last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1]) if dates else None
+        history = load_history(con, system, last_cutoff) if last_cutoff else None
+        previous = read_previous(con, system, scenario, dates[0]) if dates else None
         for number, list_date in enumerate(dates, start=1):
-            written = publish_one(con, run, system, list_date, rulebook, scenario)
+            context = period_context(con, system, scenario, list_date, rulebook, previous)
+            written = publish(con, run, context, facts_of(context, history, previous))
+            previous = as_previous(written)
             diff = _diff_against(con, run, written, scenario) if written.written else None
             results.append((written, diff))
             state = f"revision {written.revision}" if written.written else "unchanged"

@@ -19,12 +19,14 @@ from transforms.elo_period import (
     compute_period,
 )
 from transforms.flags import (
+    activity,
     category_from_rating,
     category_rank,
     highest_category,
     is_youth,
 )
 from transforms.rankings import rankings
+from transforms.registry import snapshot_at
 from transforms.rulebook import EloEra
 
 LIST_COLUMNS = [
@@ -349,3 +351,48 @@ def imported_rows(
         .with_columns(highest_category(["category", "registry_category"], era).alias("category"))
     )
     return rows.select(LIST_COLUMNS).sort("player_id")
+
+
+@dataclass(frozen=True)
+class History:
+    """Everything a run of consecutive list dates reads, loaded from the warehouse once."""
+
+    entries: pl.DataFrame  # every accepted entry, with received_on
+    games: pl.DataFrame  # every played game, both sides, with received_on
+    registry: pl.DataFrame  # every registry snapshot, with as_of
+    memberships: pl.DataFrame  # (as_of, player_id, year) as each snapshot lists them
+    quarantined: pl.DataFrame  # quarantined tournaments with received_on and a reason
+
+
+def period_facts(
+    history: History,
+    previous: pl.DataFrame,
+    list_date: date,
+    window: tuple[date, date],
+    ratings_day: date,
+    era: EloEra,
+) -> PeriodFacts:
+    """The slice of the history one list date reads (RULES.md §1.1, §1.2, §1.5)."""
+    after, up_to = window
+    received = (pl.col("received_on") > after) & (pl.col("received_on") <= up_to)
+    registry_close = snapshot_at(history.registry, list_date)
+    known = history.entries.filter(pl.col("received_on") <= up_to)
+    participations = known.select(
+        "player_id",
+        pl.coalesce("end_date", "start_date", "received_on").alias("played_on"),
+    )
+    foreign = registry_close.select(
+        "player_id", pl.col("last_fide_tournament").alias("played_on")
+    ).drop_nulls()
+    return PeriodFacts(
+        previous=previous,
+        entries=history.entries.filter(received),
+        games=history.games.filter(received),
+        registry_start=snapshot_at(history.registry, ratings_day),
+        registry_close=registry_close,
+        members=snapshot_at(history.memberships, list_date)
+        .filter(pl.col("year") == list_date.year)
+        .select("player_id"),
+        activity=activity(participations, foreign, list_date, era),
+        quarantined=history.quarantined.filter(received),
+    )

@@ -1,5 +1,5 @@
 -- Games played over the board in the same tournaments, both sides' view, as player ids.
-SELECT g.tournament_id, a.player_id, b.player_id AS opponent_id, g.score
+SELECT g.tournament_id, a.player_id, b.player_id AS opponent_id, g.score, t.received_on
 FROM tournament_game g
 JOIN tournament t USING (tournament_id, version)
 JOIN tournament_player a
@@ -8,5 +8,4 @@ JOIN tournament_player a
 JOIN tournament_player b
   ON b.tournament_id = g.tournament_id AND b.version = g.version
  AND b.start_number = g.opponent
-WHERE g.played AND t.status = 'accepted' AND t.system = $system
-  AND t.received_on > $after AND t.received_on <= $up_to
+WHERE g.played AND t.status = 'accepted' AND t.system = $system AND t.received_on <= $up_to
