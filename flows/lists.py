@@ -33,7 +33,7 @@ from transforms.elo_list import (
     imported_rows,
     period_facts,
 )
-from transforms.periods import is_list_date, previous_list_date, receipt_window
+from transforms.periods import is_list_date, previous_list_date, ratings_day, receipt_window
 from transforms.registry import type_published_list
 from transforms.rulebook import (
     EloEra,
@@ -131,7 +131,7 @@ def period_context(
         rulebook=rulebook,
         after=after,
         up_to=up_to,
-        ratings_day=expected_previous if era.ratings_snapshot == "period_start" else list_date,
+        ratings_day=ratings_day(era.calendar, era.ratings_snapshot, list_date),
         previous_date=previous_date,
         previous_revision=previous.get_column("revision")[0] if previous.height else None,
         previous_scenario=previous.get_column("scenario")[0] if previous.height else None,

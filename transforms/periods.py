@@ -72,3 +72,10 @@ def assign_list_dates(received: pl.DataFrame, calendar: Calendar) -> pl.DataFram
         .sort("_order")
         .drop("_order", "cutoff")
     )
+
+
+def ratings_day(calendar: Calendar, ratings_snapshot: str, list_date: date) -> date:
+    """The day whose registry snapshot gives the ratings carried into the period's games."""
+    if ratings_snapshot == "period_start":
+        return previous_list_date(calendar, list_date)
+    return list_date

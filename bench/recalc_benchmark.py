@@ -1,0 +1,169 @@
+"""Benchmark of a full Elo Italia recalculation at national scale.
+
+    .venv/bin/python -m bench.recalc_benchmark            # national scale (see bench/history.py)
+    .venv/bin/python -m bench.recalc_benchmark --small    # a quick run of the same code
+
+Reports, on one synthetic history:
+1. the full recalculation end to end (``recalculate`` flow: reading the warehouse, every list
+   date in order, DuckDB writes, the atomic swap), after Prefect's server has started;
+2. the rating engine alone (``compute_period`` on every period's inputs) in games per second;
+3. a plain-Python per-game loop (``tests/reference``) on the same inputs, the ratio, and whether
+   both give identical numbers;
+4. peak memory of the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import time
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+
+from bench.history import HistorySize, write_history
+from flows.runtime import configure_prefect_environment
+
+OUT = Path(__file__).resolve().parent / "out"
+SMALL = HistorySize(players=2_000, first_year=2017, last_year=2019, tournaments_per_year=40)
+
+
+def _peak_memory_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _list_dates(size: HistorySize) -> tuple[date, date]:
+    return date(size.first_year, 4, 1), date(size.last_year, 10, 1)
+
+
+def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float]:
+    from prefect import flow
+
+    from flows.recalculate import recalculate_flow
+    from flows.runtime import quiet_flow_settings
+
+    @flow(name="warm-up")
+    def warm_up() -> None:
+        """Start Prefect's temporary server outside the measured time."""
+
+    with quiet_flow_settings():
+        warm_up()
+        began = time.perf_counter()
+        counts = recalculate_flow("elo_italia", str(warehouse), first, last)
+        seconds = time.perf_counter() - began
+    return {"seconds": seconds, "lists": counts["lists"], "new_revisions": counts["new_revisions"]}
+
+
+def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) -> dict:
+    """The engine alone and the reference loop on every period's inputs, compared."""
+    from flows.lists import load_history, load_rulebook
+    from flows.warehouse import Warehouse
+    from tests.reference.elo_italia import reference_period_frames
+    from transforms.elo_list import build_list, period_facts, period_players
+    from transforms.elo_period import ENTRY_COLUMNS, GAME_COLUMNS, compute_period
+    from transforms.periods import cutoff_for, list_dates_between, ratings_day, receipt_window
+
+    rulebook = load_rulebook("elo_italia")
+    calendar = rulebook.era_at(first).calendar
+    dates = list_dates_between(calendar, first, last)
+    with Warehouse(warehouse).reader() as con:
+        history = load_history(con, "elo_italia", cutoff_for(calendar, dates[-1]))
+    previous = pl.DataFrame(
+        schema={
+            "list_date": pl.Date,
+            "revision": pl.Int32,
+            "scenario": pl.Utf8,
+            "player_id": pl.Utf8,
+            "rating": pl.Int32,
+            "rating_type": pl.Utf8,
+            "total_games": pl.Int32,
+            "category": pl.Utf8,
+        }
+    )
+    engine_seconds = loop_seconds = 0.0
+    games = 0
+    mismatches = 0
+    for list_date in dates:
+        era = rulebook.era_at(list_date)
+        facts = period_facts(
+            history,
+            previous,
+            list_date,
+            receipt_window(era.calendar, list_date),
+            ratings_day(era.calendar, era.ratings_snapshot, list_date),
+            era,
+        )
+        players = period_players(facts)
+        entries = facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS)
+        played = facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS)
+        began = time.perf_counter()
+        result = compute_period(players, entries, played, era)
+        engine_seconds += time.perf_counter() - began
+        games += played.height // 2
+        if loop:
+            began = time.perf_counter()
+            reference = reference_period_frames(players, entries, played, era)
+            loop_seconds += time.perf_counter() - began
+            expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
+            got = result.ratings.select("player_id", "rating", "k", "games")
+            if not got.sort("player_id").equals(expected.sort("player_id").cast(got.schema)):
+                mismatches += 1
+        published = build_list(facts, era, list_date)
+        previous = published.rows.select(
+            pl.lit(list_date).alias("list_date"),
+            pl.lit(1).alias("revision"),
+            pl.lit("official").alias("scenario"),
+            "player_id",
+            "rating",
+            "rating_type",
+            "total_games",
+            "category",
+        )
+    return {
+        "periods": len(dates),
+        "games": games,
+        "engine_seconds": engine_seconds,
+        "engine_games_per_second": games / engine_seconds if engine_seconds else 0.0,
+        "loop_seconds": loop_seconds if loop else None,
+        "loop_games_per_second": games / loop_seconds if loop and loop_seconds else None,
+        "speedup": loop_seconds / engine_seconds if loop and engine_seconds else None,
+        "periods_with_different_numbers": mismatches if loop else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", action="store_true", help="a quick run on a small history")
+    parser.add_argument("--no-loop", action="store_true", help="skip the plain-Python loop")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    configure_prefect_environment()
+    size = SMALL if args.small else HistorySize()
+    args.out.mkdir(parents=True, exist_ok=True)
+    base = args.out / f"history-{'small' if args.small else 'national'}.duckdb"
+    if not base.exists():
+        print(f"generating the history into {base} …", flush=True)
+        print(write_history(base, size), flush=True)
+    first, last = _list_dates(size)
+    run_copy = args.out / "recalculation.duckdb"
+    shutil.copyfile(base, run_copy)
+    print(f"recalculating {first} .. {last} end to end …", flush=True)
+    flow_figures = run_flow(run_copy, first, last)
+    print(f"engine alone{' and the plain loop' if not args.no_loop else ''} …", flush=True)
+    engine_figures = run_engine_and_loop(run_copy, first, last, loop=not args.no_loop)
+    figures = {
+        **flow_figures,
+        **engine_figures,
+        "end_to_end_games_per_second": engine_figures["games"] / flow_figures["seconds"],
+        "peak_memory_mb": _peak_memory_mb(),
+        "warehouse_mb": run_copy.stat().st_size / 2**20,
+    }
+    (args.out / "results.json").write_text(json.dumps(figures, indent=2, default=str))
+    print(json.dumps(figures, indent=2, default=str))
+
+
+if __name__ == "__main__":
+    main()
