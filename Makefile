@@ -12,7 +12,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: run test lint lock clean env
+.PHONY: run test lint lock clean env bench
 
 env: $(STAMP)
 
@@ -28,6 +28,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# National-scale recalculation benchmark (several minutes; not part of the tests).
+bench: $(STAMP)
+	$(BIN)/python -m bench.recalc_benchmark
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
