@@ -210,29 +210,25 @@ def compute_period(
         .alias("is_winner"),
         pl.int_range(pl.len(), dtype=pl.Int32).alias("e"),
     )
-    entry_index = placed.select(
-        pl.struct("tournament_id", "player_id").alias("key"), pl.col("e").alias("position")
+    # one join gives each game its entry (tournament, player) and the player's position
+    on_entries = games.join(
+        placed.select("tournament_id", "player_id", "e", "p"),
+        on=["tournament_id", "player_id"],
+        how="left",
     )
-    counted = (
-        _positions(
-            games.select(
-                pl.struct("tournament_id", "player_id").alias("_entry"),
-                "player_id",
-                "opponent_id",
-                (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
-            ),
-            "_entry",
-            entry_index,
-            "e",
+    if on_entries.get_column("e").null_count():
+        stray = on_entries.filter(pl.col("e").is_null()).row(0, named=True)
+        raise ValueError(
+            f"a game of {stray['player_id']!r} in {stray['tournament_id']!r} has no entry"
         )
-        .pipe(_positions, "opponent_id", player_index, "o")
-        .pipe(_positions, "player_id", player_index, "p")
+    counted = (
+        _positions(on_entries, "opponent_id", player_index, "o")
         # §1.3: a FIDE-rated player's games count only for his opponent
         .filter(~pl.lit(is_fide).gather(pl.col("p")))
         .select(
             "e",
             "p",
-            "won",
+            (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
             pl.lit(frozen).gather(pl.col("o")).alias("opponent_rating"),
         )
     )
