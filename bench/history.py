@@ -63,7 +63,7 @@ FIDE_LOSE_SHARE = 0.15  # of FIDE holders: lose it later
 FIDE_TYPE_FACTOR = 1.25  # FIDE-type players per registry-snapshot holder (some not yet/no more)
 # Results.
 WHITE_EDGE = 35.0
-DRAW_PEAK = 0.40  # draw probability between equal strengths; 4E(1-E) times this otherwise
+DRAW_PEAK = 0.43  # draw probability between equal strengths; 4E(1-E) times this otherwise
 FORFEIT_RATE = 0.004
 CLUB_SHARE = 0.25  # tournaments played one round a week
 
@@ -100,7 +100,7 @@ class HistorySize:
     max_players: int = 150
     min_rounds: int = 5
     max_rounds: int = 9
-    fide_share: float = 0.3
+    fide_share: float = 0.3  # about this share of a registry snapshot holds a FIDE rating
 
     def __post_init__(self) -> None:
         if self.players < 2 or self.tournaments_per_year < 1:
@@ -150,9 +150,17 @@ _GOLDEN = 0x9E3779B97F4A7C15
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
 
+Key = str | int  # a column of non-negative integers, or a constant
+
 
 def _u64(value: int) -> pl.Expr:
     return pl.lit(value & _MASK, dtype=pl.UInt64)
+
+
+_GOLDEN_LIT = _u64(_GOLDEN)
+_ROUNDS = ((_u64(1 << 30), _u64(_MUL1)), (_u64(1 << 27), _u64(_MUL2)))
+_SHIFT_LAST = _u64(1 << 31)
+_SHIFT_FLOAT = _u64(1 << 11)
 
 
 def _mix_int(x: int) -> int:
@@ -163,38 +171,64 @@ def _mix_int(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def _mix(x: pl.Expr) -> pl.Expr:
-    """splitmix64's finaliser on a UInt64 expression (Polars integer arithmetic wraps)."""
-    x = x.xor(x // _u64(1 << 30)) * _u64(_MUL1)
-    x = x.xor(x // _u64(1 << 27)) * _u64(_MUL2)
-    return x.xor(x // _u64(1 << 31))
-
-
 class _Random:
-    """Uniform and normal variates as pure functions of (seed, stream, keys)."""
+    """Uniform and normal variates as pure functions of (seed, stream, keys).
+
+    Computed eagerly, one small step at a time: a splitmix64 round refers to its input twice,
+    so written as one nested expression its tree would double at every step.
+    """
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
-    def uniform(self, stream: int, *keys: pl.Expr | int) -> pl.Expr:
-        """In [0, 1); ``keys`` are non-negative integers (columns or constants)."""
-        state: pl.Expr = _u64(_mix_int(_mix_int(self.seed) + stream * _GOLDEN))
-        for key in keys:
-            value = key if isinstance(key, pl.Expr) else pl.lit(key)
-            state = _mix(state + value.cast(pl.Int64).cast(pl.UInt64) * _u64(_GOLDEN))
-        return (state // _u64(1 << 11)).cast(pl.Float64) * (1.0 / (1 << 53))
+    def uniform(self, frame: pl.DataFrame, stream: int, *keys: Key) -> pl.Series:
+        """One value in [0, 1) per row of ``frame``."""
+        x = pl.col("x")
+        start = _mix_int(_mix_int(self.seed) + stream * _GOLDEN)
+        work = frame.select(
+            *(pl.col(k).cast(pl.Int64).cast(pl.UInt64).alias(f"k{i}") for i, k in enumerate(keys)
+              if isinstance(k, str)),
+            x=pl.repeat(_u64(start), pl.len()),
+        )  # fmt: skip
+        for i, key in enumerate(keys):
+            value = pl.col(f"k{i}") if isinstance(key, str) else _u64(key)
+            work = work.with_columns(x=x + value * _GOLDEN_LIT)
+            for shift, multiplier in _ROUNDS:
+                work = work.with_columns(x=x.xor(x // shift) * multiplier)
+            work = work.with_columns(x=x.xor(x // _SHIFT_LAST))
+        return work.select((x // _SHIFT_FLOAT).cast(pl.Float64) * 2.0**-53).to_series()
 
-    def normal(self, stream: int, *keys: pl.Expr | int) -> pl.Expr:
-        """Standard normal (Box-Muller)."""
-        radius = (-2.0 * (1.0 - self.uniform(stream, *keys, 0)).log()).sqrt()
-        return radius * (2.0 * math.pi * self.uniform(stream, *keys, 1)).cos()
+    def normal(self, frame: pl.DataFrame, stream: int, *keys: Key) -> pl.Series:
+        """One standard normal value per row (Box-Muller)."""
+        radius = (-2.0 * (1.0 - self.uniform(frame, stream, *keys, 0)).log()).sqrt()
+        return radius * (2.0 * math.pi * self.uniform(frame, stream, *keys, 1)).cos()
 
-    def integer(self, stream: int, low: int | pl.Expr, high: int | pl.Expr, *keys: pl.Expr | int):
-        """Uniform integer in [low, high]."""
-        low_expr = low if isinstance(low, pl.Expr) else pl.lit(low)
-        high_expr = high if isinstance(high, pl.Expr) else pl.lit(high)
-        span = (high_expr - low_expr + 1).cast(pl.Float64)
-        return low_expr + (self.uniform(stream, *keys) * span).floor().cast(pl.Int64)
+    def add(self, frame: pl.DataFrame, **draws: tuple[Key, ...]) -> pl.DataFrame:
+        """Add uniform columns: ``name=(stream, key, ...)``."""
+        return frame.with_columns(
+            self.uniform(frame, stream, *keys).alias(name)
+            for name, (stream, *keys) in draws.items()
+        )
+
+    def add_normal(self, frame: pl.DataFrame, **draws: tuple[Key, ...]) -> pl.DataFrame:
+        """Add standard normal columns: ``name=(stream, key, ...)``."""
+        return frame.with_columns(
+            self.normal(frame, stream, *keys).alias(name) for name, (stream, *keys) in draws.items()
+        )
+
+
+def _between(uniform: str, low: int | pl.Expr, high: int | pl.Expr) -> pl.Expr:
+    """A uniform integer in [low, high] from a uniform column."""
+    low_expr = low if isinstance(low, pl.Expr) else pl.lit(low, pl.Int64)
+    high_expr = high if isinstance(high, pl.Expr) else pl.lit(high, pl.Int64)
+    span = (high_expr - low_expr + 1).cast(pl.Float64)
+    return low_expr + (pl.col(uniform) * span).floor().cast(pl.Int64)
+
+
+def _pick(names: tuple[str, ...], uniform: str) -> pl.Expr:
+    """The name at a uniform draw of column ``uniform`` (null stays null)."""
+    number = (pl.col(uniform) * len(names)).floor().cast(pl.Int64).clip(upper_bound=len(names) - 1)
+    return pl.lit(pl.Series(names)).gather(number)
 
 
 # One stream per purpose, so that no two draws share their numbers.
@@ -213,100 +247,110 @@ class _Random:
 def _players(size: HistorySize, rnd: _Random) -> pl.DataFrame:
     """One row per player: identity and the parameters of their whole history."""
     n_years = len(size.years)
-    idx = pl.col("idx")
     cohort_share = 1.0 / (1.0 + (n_years - 1) / MEAN_SPAN_YEARS)
     players = pl.DataFrame({"idx": pl.int_range(size.players, eager=True, dtype=pl.Int64)})
-    players = players.with_columns(
-        player_id=(idx + 100_001).cast(pl.String),
-        sex=pl.when(rnd.uniform(S_SEX, idx) < WOMEN_SHARE).then(pl.lit("F")).otherwise(pl.lit("M")),
-        surname_no=(rnd.uniform(S_SURNAME, idx) ** 2 * len(SURNAMES)).floor().cast(pl.Int64),
-        given_no=rnd.uniform(S_GIVEN, idx),
-        second_no=pl.when(rnd.uniform(S_SECOND, idx) < 0.25).then(rnd.uniform(S_SECOND_GIVEN, idx)),
-        join=pl.when(rnd.uniform(S_COHORT, idx) < cohort_share)
-        .then(pl.lit(size.first_year, dtype=pl.Int64))
-        .otherwise(
-            rnd.integer(S_JOIN, min(size.first_year + 1, size.last_year), size.last_year, idx)
-        ),
-        span=1 + (-MEAN_SPAN_YEARS * (1.0 - rnd.uniform(S_SPAN, idx)).log()).floor().cast(pl.Int64),
-        junior=rnd.uniform(S_JUNIOR, idx) < JUNIOR_SHARE,
-        strong=rnd.uniform(S_STRONG, idx) < STRONG_SHARE,
-        activity=MIN_ACTIVITY + (1.0 - MIN_ACTIVITY) * rnd.uniform(S_ACTIVITY, idx),
-        base_noise=rnd.normal(S_BASE, idx),
-        slope_noise=rnd.normal(S_SLOPE, idx),
-        age_draw=rnd.uniform(S_AGE, idx),
+    players = rnd.add(
+        players,
+        u_sex=(S_SEX, "idx"),
+        u_surname=(S_SURNAME, "idx"),
+        u_given=(S_GIVEN, "idx"),
+        u_second=(S_SECOND, "idx"),
+        u_second_given=(S_SECOND_GIVEN, "idx"),
+        u_cohort=(S_COHORT, "idx"),
+        u_join=(S_JOIN, "idx"),
+        u_span=(S_SPAN, "idx"),
+        u_junior=(S_JUNIOR, "idx"),
+        u_age=(S_AGE, "idx"),
+        u_birth_day=(S_BIRTH_DAY, "idx"),
+        u_strong=(S_STRONG, "idx"),
+        u_activity=(S_ACTIVITY, "idx"),
+        u_fide_later=(S_FIDE_LATER, "idx"),
+        u_fide_gain=(S_FIDE_GAIN, "idx"),
+        u_fide_lose=(S_FIDE_LOSE, "idx"),
+        u_fide_lose_year=(S_FIDE_LOSE_YEAR, "idx"),
+    )
+    players = rnd.add_normal(
+        players,
+        base_noise=(S_BASE, "idx"),
+        slope_noise=(S_SLOPE, "idx"),
+        fide_noise=(S_FIDE_SCORE, "idx"),
+        category_noise=(S_CATEGORY_NOISE, "idx"),
     )
     junior = pl.col("junior")
+    later_join = _between("u_join", min(size.first_year + 1, size.last_year), size.last_year)
+    players = players.with_columns(
+        player_id=(pl.col("idx") + 100_001).cast(pl.String),
+        sex=pl.when(pl.col("u_sex") < WOMEN_SHARE).then(pl.lit("F")).otherwise(pl.lit("M")),
+        join=pl.when(pl.col("u_cohort") < cohort_share)
+        .then(pl.lit(size.first_year, pl.Int64))
+        .otherwise(later_join),
+        span=1 + (-MEAN_SPAN_YEARS * (1.0 - pl.col("u_span")).log()).floor().cast(pl.Int64),
+        junior=pl.col("u_junior") < JUNIOR_SHARE,
+        activity=MIN_ACTIVITY + (1.0 - MIN_ACTIVITY) * pl.col("u_activity"),
+        # Zipf-like: a few surnames are very common.
+        surname=pl.lit(pl.Series(SURNAMES)).gather(
+            (pl.col("u_surname") ** 2 * len(SURNAMES)).floor().cast(pl.Int64)
+        ),
+    )
     players = players.with_columns(
         leave=pl.min_horizontal(pl.col("join") + pl.col("span") - 1, pl.lit(size.last_year)),
         age_at_join=pl.when(junior)
-        .then(8.0 + 10.0 * pl.col("age_draw"))
-        .otherwise(18.0 + 55.0 * pl.col("age_draw") ** 1.5),
-        base=pl.when(pl.col("strong") & ~junior)
-        .then(2150.0 + 150.0 * pl.col("base_noise"))
-        .when(junior)
+        .then(8.0 + 10.0 * pl.col("u_age"))
+        .otherwise(18.0 + 55.0 * pl.col("u_age") ** 1.5),
+        base=pl.when(junior)
         .then(1250.0 + 150.0 * pl.col("base_noise"))
+        .when(pl.col("u_strong") < STRONG_SHARE)
+        .then(2150.0 + 150.0 * pl.col("base_noise"))
         .otherwise(1550.0 + 220.0 * pl.col("base_noise")),
         slope=pl.when(junior)
         .then((70.0 + 30.0 * pl.col("slope_noise")).clip(lower_bound=0.0))
         .otherwise(8.0 * pl.col("slope_noise")),
+        first=pl.when(pl.col("sex") == "F")
+        .then(_pick(FEMALE_NAMES, "u_given"))
+        .otherwise(_pick(MALE_NAMES, "u_given")),
+        second=pl.when(pl.col("u_second") >= 0.25)
+        .then(None)
+        .when(pl.col("sex") == "F")
+        .then(_pick(FEMALE_NAMES, "u_second_given"))
+        .otherwise(_pick(MALE_NAMES, "u_second_given")),
     )
+    # FIDE: the strongest at joining (with noise) hold a rating for part of their span.
+    fide_types = round(size.players * min(1.0, size.fide_share * FIDE_TYPE_FACTOR))
+    fide_gain = pl.col("join") + _between("u_fide_gain", 0, pl.col("leave") - pl.col("join"))
     players = players.with_columns(
         grow_years=pl.when(junior)
         .then((22.0 - pl.col("age_at_join")).ceil().cast(pl.Int64))
         .otherwise(10),
         birth_date=pl.date(pl.col("join"), 1, 1)
         - pl.duration(days=(pl.col("age_at_join") * 365.25).floor().cast(pl.Int64))
-        - pl.duration(days=rnd.integer(S_BIRTH_DAY, 0, 180, idx)),
-    )
-    # FIDE: the strongest (with noise) hold a rating for part of their span.
-    fide_types = round(size.players * min(1.0, size.fide_share * FIDE_TYPE_FACTOR))
-    span_years = pl.col("leave") - pl.col("join") + 1
-    players = players.with_columns(
-        fide_type=(
-            (pl.col("base") + 200.0 * rnd.normal(S_FIDE_SCORE, idx))
-            .rank("ordinal", descending=True)
-            .cast(pl.Int64)
-            <= fide_types
-        ),
-        fide_gain=pl.when(rnd.uniform(S_FIDE_LATER, idx) < FIDE_LATER_SHARE)
-        .then(pl.col("join") + rnd.integer(S_FIDE_GAIN, 0, span_years - 1, idx))
+        - pl.duration(days=_between("u_birth_day", 0, 180)),
+        fide_type=(pl.col("base") + 200.0 * pl.col("fide_noise"))
+        .rank("ordinal", descending=True)
+        .cast(pl.Int64)
+        <= fide_types,
+        fide_gain=pl.when(pl.col("u_fide_later") < FIDE_LATER_SHARE)
+        .then(fide_gain)
         .otherwise(pl.col("join")),
+        name=pl.when(pl.col("second").is_null() | (pl.col("second") == pl.col("first")))
+        .then(pl.format("{}, {}", "surname", "first"))
+        .otherwise(pl.format("{}, {} {}", "surname", "first", "second")),
+    )
+    lose_year = (
+        pl.col("fide_gain")
+        + 1
+        + _between("u_fide_lose_year", 0, pl.col("leave") - pl.col("fide_gain") - 1)
     )
     players = players.with_columns(
         fide_lose=pl.when(
-            (rnd.uniform(S_FIDE_LOSE, idx) < FIDE_LOSE_SHARE)
-            & (pl.col("leave") > pl.col("fide_gain"))
-        ).then(
-            pl.col("fide_gain")
-            + 1
-            + rnd.integer(S_FIDE_LOSE_YEAR, 0, pl.col("leave") - pl.col("fide_gain") - 1, idx)
-        ),
-        fide_id=pl.when(pl.col("fide_type")).then(idx + 800_001),
-        category_noise=40.0 * rnd.normal(S_CATEGORY_NOISE, idx),
-    )
-    surnames = pl.Series(SURNAMES)
-    male, female = pl.Series(MALE_NAMES), pl.Series(FEMALE_NAMES)
-    given = pl.when(pl.col("sex") == "F")
-    players = players.with_columns(
-        surname=surnames.gather(players["surname_no"].clip(upper_bound=len(SURNAMES) - 1)),
-        first=given.then(_pick(female, "given_no")).otherwise(_pick(male, "given_no")),
-        second=given.then(_pick(female, "second_no")).otherwise(_pick(male, "second_no")),
-    )
-    players = players.with_columns(
-        name=pl.when(pl.col("second").is_null() | (pl.col("second") == pl.col("first")))
-        .then(pl.format("{}, {}", "surname", "first"))
-        .otherwise(pl.format("{}, {} {}", "surname", "first", "second"))
+            (pl.col("u_fide_lose") < FIDE_LOSE_SHARE) & (pl.col("leave") > pl.col("fide_gain"))
+        ).then(lose_year),
+        fide_id=pl.when(pl.col("fide_type")).then(pl.col("idx") + 800_001),
+        category_offset=40.0 * pl.col("category_noise"),
     )
     return players.select(
         "idx", "player_id", "name", "sex", "birth_date", "join", "leave", "activity", "base",
-        "slope", "grow_years", "fide_type", "fide_gain", "fide_lose", "fide_id", "category_noise",
+        "slope", "grow_years", "fide_type", "fide_gain", "fide_lose", "fide_id", "category_offset",
     )  # fmt: skip
-
-
-def _pick(names: pl.Series, column: str) -> pl.Expr:
-    """The name at a uniform draw in [0, 1) of ``column`` (null stays null)."""
-    number = (pl.col(column) * len(names)).floor().cast(pl.Int64)
-    return pl.lit(names).gather(number.clip(upper_bound=len(names) - 1))
 
 
 def _strength(at: pl.Expr) -> pl.Expr:
@@ -331,26 +375,26 @@ def _category(rating: pl.Expr) -> pl.Expr:
 def _snapshot(players: pl.DataFrame, year: int, rnd: _Random) -> pl.DataFrame:
     """Every player registered by 1 January of ``year``, as the registry has them then (a
     player who left keeps what they had in their last year), plus their strength then."""
-    at = pl.min_horizontal(pl.lit(year), pl.col("leave"))
+    at = pl.col("at")
+    snapshot = players.filter(pl.col("join") <= year).with_columns(
+        at=pl.min_horizontal(pl.lit(year, pl.Int64), pl.col("leave"))
+    )
+    snapshot = rnd.add_normal(snapshot, fide_noise=(S_FIDE_NOISE, "idx", "at"))
     holds = (
         pl.col("fide_type")
         & (pl.col("fide_gain") <= at)
         & (pl.col("fide_lose").is_null() | (at < pl.col("fide_lose")))
     )
-    fide_rating = (pl.col("strength") + 40.0 * rnd.normal(S_FIDE_NOISE, pl.col("idx"), at)).round()
-    return (
-        players.filter(pl.col("join") <= year)
-        .with_columns(strength=_strength(at), first_strength=_strength(pl.col("join")))
-        .with_columns(
-            fide_id=pl.when(pl.col("fide_type") & (pl.col("fide_gain") <= at)).then("fide_id"),
-            fide_standard=pl.when(holds).then(
-                pl.max_horizontal(fide_rating.cast(pl.Int64), _fide_floor(at))
-            ),
-            category=_category(
-                pl.max_horizontal("strength", "first_strength") + pl.col("category_noise")
-            ),
-            active=pl.col("leave") >= year,
-        )
+    fide_rating = (pl.col("strength") + 40.0 * pl.col("fide_noise")).round().cast(pl.Int64)
+    return snapshot.with_columns(
+        strength=_strength(at), first_strength=_strength(pl.col("join"))
+    ).with_columns(
+        fide_id=pl.when(pl.col("fide_type") & (pl.col("fide_gain") <= at)).then("fide_id"),
+        fide_standard=pl.when(holds).then(pl.max_horizontal(fide_rating, _fide_floor(at))),
+        category=_category(
+            pl.max_horizontal("strength", "first_strength") + pl.col("category_offset")
+        ),
+        active=pl.col("leave") >= year,
     )
 
 
@@ -385,7 +429,6 @@ def _registry_rows(
 
 def _tournaments(size: HistorySize, year: int, first_t: int, rnd: _Random) -> pl.DataFrame:
     """The tournaments ending in ``year``; ``t`` numbers them across the whole history."""
-    t = pl.col("t")
     last_receipt = date(size.last_year, 9, 15)
     first_end = date(year, 1, 1)
     last_end = min(date(year, 12, 31), last_receipt - timedelta(days=40))
@@ -395,50 +438,62 @@ def _tournaments(size: HistorySize, year: int, first_t: int, rnd: _Random) -> pl
     frame = pl.DataFrame(
         {"t": pl.int_range(first_t, first_t + size.tournaments_per_year, eager=True)}
     )
+    frame = rnd.add(
+        frame,
+        u_players=(S_T_PLAYERS, "t"),
+        u_rounds=(S_T_ROUNDS, "t"),
+        u_end=(S_T_END, "t"),
+        u_club=(S_T_CLUB, "t"),
+        u_length=(S_T_LENGTH, "t"),
+        u_receipt=(S_T_RECEIPT, "t"),
+        u_city=(S_T_CITY, "t"),
+        u_event=(S_T_EVENT, "t"),
+    )
     frame = frame.with_columns(
-        number=(t - first_t + 1),
-        n=rnd.integer(S_T_PLAYERS, size.min_players, size.max_players, t),
+        number=pl.col("t") - first_t + 1,
+        n=_between("u_players", size.min_players, size.max_players),
     ).with_columns(
         # Larger tournaments tend to have more rounds.
         rounds=(
             size.min_rounds
             + (
-                (0.5 * rnd.uniform(S_T_ROUNDS, t) + 0.5 * (pl.col("n") - size.min_players) / spread)
+                (0.5 * pl.col("u_rounds") + 0.5 * (pl.col("n") - size.min_players) / spread)
                 * (size.max_rounds - size.min_rounds + 1)
             )
             .floor()
             .cast(pl.Int64)
         ).clip(upper_bound=size.max_rounds),
         end_date=pl.lit(first_end)
-        + pl.duration(days=rnd.integer(S_T_END, 0, (last_end - first_end).days, t)),
-        received_after=rnd.integer(S_T_RECEIPT, 0, 40, t),
-        city=pl.lit(pl.Series(CITIES)).gather(rnd.integer(S_T_CITY, 0, len(CITIES) - 1, t)),
-        event=pl.lit(pl.Series(EVENTS)).gather(rnd.integer(S_T_EVENT, 0, len(EVENTS) - 1, t)),
+        + pl.duration(days=_between("u_end", 0, (last_end - first_end).days)),
+        city=_pick(CITIES, "u_city"),
+        event=_pick(EVENTS, "u_event"),
     )
-    club = rnd.uniform(S_T_CLUB, t) < CLUB_SHARE
     days = (
-        pl.when(club)
+        pl.when(pl.col("u_club") < CLUB_SHARE)
         .then(7 * (pl.col("rounds") - 1))
-        .otherwise((pl.col("rounds") + 1) // 2 - 1 + rnd.integer(S_T_LENGTH, 0, 1, t))
+        .otherwise((pl.col("rounds") + 1) // 2 - 1 + _between("u_length", 0, 1))
     )
-    frame = frame.with_columns(
-        tournament_id=pl.format(
-            "BENCH-{}-{}", pl.lit(year), pl.col("number").cast(pl.String).str.zfill(4)
-        ),
+    number = pl.col("number").cast(pl.String).str.zfill(4)
+    return frame.select(
+        "t",
+        "number",
+        "n",
+        "rounds",
+        "end_date",
+        "city",
+        tournament_id=pl.format("BENCH-{}-{}", pl.lit(year), number),
         start_date=pl.col("end_date") - pl.duration(days=days),
-        received_on=pl.col("end_date") + pl.duration(days=pl.col("received_after")),
+        received_on=pl.col("end_date") + pl.duration(days=_between("u_receipt", 0, 40)),
         name=pl.format("{} {} {}", "event", "city", pl.lit(year)),
     )
-    return frame.drop("received_after", "event")
 
 
 def _shuffle(pool: pl.DataFrame, year: int, number: int, full: bool, rnd: _Random) -> pl.Series:
     """One shuffle of the year's pool: every player (``full``) or each with their activity."""
-    idx = pl.col("idx")
-    drawn = (
-        pool if full else pool.filter(rnd.uniform(S_DRAWN, year, number, idx) < pl.col("activity"))
-    )
-    return drawn.sort(rnd.uniform(S_SHUFFLE, year, number, idx)).get_column("idx")
+    if not full:
+        pool = pool.filter(rnd.uniform(pool, S_DRAWN, year, number, "idx") < pool["activity"])
+    order = rnd.uniform(pool, S_SHUFFLE, year, number, "idx")
+    return pool.get_column("idx").gather(order.arg_sort())
 
 
 def _entries(
@@ -454,7 +509,7 @@ def _entries(
     )
     parts: list[pl.Series] = []
     starts: list[int] = []
-    total = used = capacity = 0
+    total = used = capacity = start_of_part = 0
     shuffles = 0
     for n in tournaments.get_column("n").to_list():
         if used + n > capacity:  # a tournament never spans two shuffles
@@ -474,14 +529,12 @@ def _entries(
         .with_columns(slot=pl.int_ranges(0, "n"))
         .explode("slot")
     )
-    slots = slots.with_columns(idx=stream.gather(slots["start"] + slots["slot"]))
-    seeding = pl.col("strength") + 100.0 * rnd.normal(S_SEEDING, pl.col("t"), pl.col("idx"))
-    entries = (
-        slots.select("t", "n", "rounds", "idx")
-        .join(snapshot, on="idx", how="left")
-        .with_columns(
-            sn=seeding.rank("ordinal", descending=True).over("t").cast(pl.Int64),
-        )
+    slots = slots.select("t", "n", "rounds", idx=stream.gather(slots["start"] + slots["slot"]))
+    entries = slots.join(snapshot, on="idx", how="left")
+    entries = rnd.add_normal(entries, seeding=(S_SEEDING, "t", "idx"))
+    seeding = pl.col("strength") + 100.0 * pl.col("seeding")
+    entries = entries.with_columns(
+        sn=seeding.rank("ordinal", descending=True).over("t").cast(pl.Int64)
     )
     return tournaments, entries
 
@@ -496,9 +549,8 @@ def _play(
     """Swiss rounds for all the tournaments of ``entries`` at once.
 
     Returns one row per player per round (scores in half points, ``score2``) and the entries'
-    points in half points.
+    points in half points (``points2``).
     """
-    t, sn = pl.col("t"), pl.col("sn")
     state = entries.select(
         "t", "sn", "n", "rounds", "strength", points2=pl.lit(0, pl.Int64), byes=pl.lit(0, pl.Int64)
     )
@@ -507,12 +559,11 @@ def _play(
         live = state.filter(pl.col("rounds") >= r)
         if live.height == 0:
             break
-        live = live.with_columns(draw=rnd.uniform(S_PAIRING, t, sn, r)).with_columns(
-            bye=(pl.col("n") % 2 == 1)
-            & (
-                (pl.col("byes") * 64 + pl.col("points2") + pl.col("draw")).rank("ordinal").over("t")
-                == 1
-            )
+        live = rnd.add(live, draw=(S_PAIRING, "t", "sn", r))
+        # With an odd count, the lowest scorer among those with the fewest byes sits out.
+        bye_order = pl.col("byes") * 64 + pl.col("points2") + pl.col("draw")
+        live = live.with_columns(
+            bye=(pl.col("n") % 2 == 1) & (bye_order.rank("ordinal").over("t") == 1)
         )
         byes = live.filter("bye").select(
             "t",
@@ -524,43 +575,37 @@ def _play(
             kind=pl.lit("bye"),
             played=pl.lit(False),
         )
-        paired = (
-            live.filter(~pl.col("bye"))
-            .with_columns(
-                position=(pl.col("draw") - pl.col("points2"))
-                .rank("ordinal")
-                .over("t")
-                .cast(pl.Int64)
-                - 1
-            )
-            .with_columns(pair=pl.col("position") // 2, side=pl.col("position") % 2)
+        # The others by points, random within a score group, paired 1-2, 3-4, ...
+        order = pl.col("draw") - pl.col("points2")
+        paired = live.filter(~pl.col("bye")).with_columns(
+            position=order.rank("ordinal").over("t").cast(pl.Int64) - 1
         )
+        paired = paired.with_columns(pair=pl.col("position") // 2, side=pl.col("position") % 2)
         first = paired.filter(pl.col("side") == 0).select("t", "pair", a="sn", s_a="strength")
         second = paired.filter(pl.col("side") == 1).select("t", "pair", b="sn", s_b="strength")
-        pair = pl.col("pair")
-        a_white = rnd.uniform(S_COLOR, t, r, pair) < 0.5
-        u_result = rnd.uniform(S_RESULT, t, r, pair)
-        pairs = (
-            first.join(second, on=["t", "pair"])
-            .with_columns(
-                white=pl.when(a_white).then("a").otherwise("b"),
-                black=pl.when(a_white).then("b").otherwise("a"),
-                s_w=pl.when(a_white).then("s_a").otherwise("s_b"),
-                s_b=pl.when(a_white).then("s_b").otherwise("s_a"),
-                u=u_result,
-                forfeit=rnd.uniform(S_FORFEIT, t, r, pair) < FORFEIT_RATE,
-            )
-            .with_columns(
-                expected=1.0
-                / (1.0 + pl.lit(10.0).pow((pl.col("s_b") - pl.col("s_w") - WHITE_EDGE) / 400.0))
-            )
-            .with_columns(
-                draw_chance=DRAW_PEAK * 4.0 * pl.col("expected") * (1.0 - pl.col("expected"))
-            )
+        pairs = first.join(second, on=["t", "pair"])
+        pairs = rnd.add(
+            pairs,
+            u_color=(S_COLOR, "t", "pair", r),
+            u=(S_RESULT, "t", "pair", r),
+            u_forfeit=(S_FORFEIT, "t", "pair", r),
         )
-        u, expected, half_draw = pl.col("u"), pl.col("expected"), pl.col("draw_chance") / 2.0
+        a_white = pl.col("u_color") < 0.5
         pairs = pairs.with_columns(
-            white2=pl.when(pl.col("forfeit"))
+            white=pl.when(a_white).then("a").otherwise("b"),
+            black=pl.when(a_white).then("b").otherwise("a"),
+            s_w=pl.when(a_white).then("s_a").otherwise("s_b"),
+            s_b=pl.when(a_white).then("s_b").otherwise("s_a"),
+            forfeit=pl.col("u_forfeit") < FORFEIT_RATE,
+        ).with_columns(
+            expected=1.0
+            / (1.0 + pl.lit(10.0).pow((pl.col("s_b") - pl.col("s_w") - WHITE_EDGE) / 400.0))
+        )
+        u, expected = pl.col("u"), pl.col("expected")
+        half_draw = DRAW_PEAK * 2.0 * expected * (1.0 - expected)
+        forfeit = pl.col("forfeit")
+        pairs = pairs.with_columns(
+            white2=pl.when(forfeit)
             .then(pl.when(u < 0.5).then(2).otherwise(0))
             .when(u < expected - half_draw)
             .then(2)
@@ -569,9 +614,7 @@ def _play(
             .otherwise(0)
             .cast(pl.Int64)
         )
-        forfeit = pl.col("forfeit")
-        white_code = pl.col("white2").replace_strict(_WHITE_CODES, return_dtype=pl.String)
-        black_code = pl.col("white2").replace_strict(_BLACK_CODES, return_dtype=pl.String)
+        white_wins = pl.col("white2") == 2
         kind = pl.when(forfeit).then(pl.lit("forfeit")).otherwise(pl.lit("played"))
         white_rows = pairs.select(
             "t",
@@ -579,8 +622,8 @@ def _play(
             opponent="black",
             color=pl.lit("w"),
             result_code=pl.when(forfeit)
-            .then(pl.when(pl.col("white2") == 2).then(pl.lit("+")).otherwise(pl.lit("-")))
-            .otherwise(white_code),
+            .then(pl.when(white_wins).then(pl.lit("+")).otherwise(pl.lit("-")))
+            .otherwise(pl.col("white2").replace_strict(_WHITE_CODES, return_dtype=pl.String)),
             score2="white2",
             kind=kind,
             played=~forfeit,
@@ -591,8 +634,8 @@ def _play(
             opponent="white",
             color=pl.lit("b"),
             result_code=pl.when(forfeit)
-            .then(pl.when(pl.col("white2") == 2).then(pl.lit("-")).otherwise(pl.lit("+")))
-            .otherwise(black_code),
+            .then(pl.when(white_wins).then(pl.lit("-")).otherwise(pl.lit("+")))
+            .otherwise(pl.col("white2").replace_strict(_BLACK_CODES, return_dtype=pl.String)),
             score2=2 - pl.col("white2"),
             kind=kind,
             played=~forfeit,
@@ -615,7 +658,7 @@ def _play(
             )
             .drop("gained2", "got_bye")
         )
-    games = pl.concat(rows) if rows else pl.DataFrame()
+    games = pl.concat(rows)
     return games, state.select("t", "sn", "points2")
 
 
