@@ -192,9 +192,10 @@ def content_hash(context: PeriodContext, published: PublishedList) -> str:
         (published.variations, ["tournament_id", "player_id"]),
         (published.rankings, ["ranking", "player_id"]),
     ):
-        buffer = io.StringIO()
-        frame.sort(keys).write_csv(buffer)
-        digest.update(buffer.getvalue().encode())
+        # Arrow IPC bytes of the sorted frame: exact and fast (CSV costs 50 ms a list)
+        buffer = io.BytesIO()
+        frame.sort(keys).rechunk().write_ipc(buffer, compression="uncompressed")
+        digest.update(buffer.getvalue())
     return digest.hexdigest()
 
 

@@ -1,6 +1,9 @@
 -- Rating lists as revisions: a list date of a system can be written many times (recalculation,
 -- corrected inputs); every revision is kept. `scenario` separates what-if recalculations from
 -- the official lists ('official').
+-- The row tables of a revision carry no primary key: rows are written once per revision, under
+-- the writer lock, by one statement each, and an index would cost more than the whole
+-- computation of a national recalculation. Their keys are documented on each table.
 
 CREATE TABLE IF NOT EXISTS list_revision (
     system             VARCHAR NOT NULL,
@@ -45,8 +48,8 @@ CREATE TABLE IF NOT EXISTS list_entry (
     is_active       BOOLEAN NOT NULL,
     is_member       BOOLEAN NOT NULL,
     in_ranking      BOOLEAN NOT NULL,
-    note            VARCHAR,
-    PRIMARY KEY (system, scenario, list_date, revision, player_id)
+    note            VARCHAR
+    -- key: (system, scenario, list_date, revision, player_id)
 );
 
 CREATE TABLE IF NOT EXISTS list_variation (
@@ -66,8 +69,8 @@ CREATE TABLE IF NOT EXISTS list_variation (
     k                  INTEGER,
     raw_variation      DOUBLE NOT NULL,
     applied_variation  DOUBLE NOT NULL,
-    note               VARCHAR,
-    PRIMARY KEY (system, scenario, list_date, revision, tournament_id, player_id)
+    note               VARCHAR
+    -- key: (system, scenario, list_date, revision, tournament_id, player_id)
 );
 
 CREATE TABLE IF NOT EXISTS list_ranking (
@@ -78,6 +81,6 @@ CREATE TABLE IF NOT EXISTS list_ranking (
     ranking   VARCHAR NOT NULL,                -- overall | women | youth
     position  INTEGER NOT NULL,
     player_id VARCHAR NOT NULL,
-    rating    INTEGER NOT NULL,
-    PRIMARY KEY (system, scenario, list_date, revision, ranking, player_id)
+    rating    INTEGER NOT NULL
+    -- key: (system, scenario, list_date, revision, ranking, player_id)
 );
