@@ -62,15 +62,24 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
     from flows.lists import load_history, load_rulebook
     from flows.warehouse import Warehouse
     from tests.reference.elo_italia import reference_period_frames
-    from transforms.elo_list import build_list, period_facts, period_players
+    from transforms.elo_list import (
+        build_list,
+        last_played,
+        period_facts,
+        period_players,
+        split_history,
+    )
     from transforms.elo_period import ENTRY_COLUMNS, GAME_COLUMNS, compute_period
-    from transforms.periods import cutoff_for, list_dates_between, ratings_day, receipt_window
+    from transforms.periods import cutoff_for, list_dates_between, ratings_day
 
     rulebook = load_rulebook("elo_italia")
     calendar = rulebook.era_at(first).calendar
     dates = list_dates_between(calendar, first, last)
     with Warehouse(warehouse).reader() as con:
-        history = load_history(con, "elo_italia", cutoff_for(calendar, dates[-1]))
+        history = split_history(
+            load_history(con, "elo_italia", cutoff_for(calendar, dates[-1])), calendar
+        )
+    played = history.played_before(dates[0])
     previous = pl.DataFrame(
         schema={
             "list_date": pl.Date,
@@ -91,21 +100,22 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         facts = period_facts(
             history,
             previous,
+            played,
             list_date,
-            receipt_window(era.calendar, list_date),
             ratings_day(era.calendar, era.ratings_snapshot, list_date),
             era,
         )
+        played = last_played(pl.concat([played, last_played(facts.entries)]))
         players = period_players(facts)
         entries = facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS)
-        played = facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS)
+        over_the_board = facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS)
         began = time.perf_counter()
-        result = compute_period(players, entries, played, era)
+        result = compute_period(players, entries, over_the_board, era)
         engine_seconds += time.perf_counter() - began
-        games += played.height // 2
+        games += over_the_board.height // 2
         if loop:
             began = time.perf_counter()
-            reference = reference_period_frames(players, entries, played, era)
+            reference = reference_period_frames(players, entries, over_the_board, era)
             loop_seconds += time.perf_counter() - began
             expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
             got = result.ratings.select("player_id", "rating", "k", "games")

@@ -29,9 +29,11 @@ from transforms.elo_list import (
     History,
     PeriodFacts,
     PublishedList,
+    SplitHistory,
     build_list,
     imported_rows,
     period_facts,
+    split_history,
 )
 from transforms.periods import is_list_date, previous_list_date, ratings_day, receipt_window
 from transforms.registry import type_published_list
@@ -145,18 +147,18 @@ def read_period(
     """Everything the engine needs for one list date, as the warehouse holds it now."""
     previous = read_previous(con, system, scenario, list_date)
     context = period_context(con, system, scenario, list_date, rulebook, previous)
-    history = load_history(con, system, context.up_to)
-    return context, facts_of(context, history, previous)
+    history = split_history(load_history(con, system, context.up_to), context.era.calendar)
+    return context, facts_of(context, history, previous, history.played_before(list_date))
 
 
-def facts_of(context: PeriodContext, history: History, previous: pl.DataFrame) -> PeriodFacts:
+def facts_of(
+    context: PeriodContext,
+    history: SplitHistory,
+    previous: pl.DataFrame,
+    played_before: pl.DataFrame,
+) -> PeriodFacts:
     return period_facts(
-        history,
-        previous,
-        context.list_date,
-        (context.after, context.up_to),
-        context.ratings_day,
-        context.era,
+        history, previous, played_before, context.list_date, context.ratings_day, context.era
     )
 
 
@@ -192,9 +194,12 @@ def content_hash(context: PeriodContext, published: PublishedList) -> str:
         (published.variations, ["tournament_id", "player_id"]),
         (published.rankings, ["ranking", "player_id"]),
     ):
-        # Arrow IPC bytes of the sorted frame: exact and fast (CSV costs 50 ms a list)
+        # Arrow IPC bytes of the sorted frame, strings as plain offsets (string views keep
+        # buffer layouts that depend on how a frame was built): exact and fast
         buffer = io.BytesIO()
-        frame.sort(keys).rechunk().write_ipc(buffer, compression="uncompressed")
+        frame.sort(keys).rechunk().write_ipc(
+            buffer, compression="uncompressed", compat_level=pl.CompatLevel.oldest()
+        )
         digest.update(buffer.getvalue())
     return digest.hexdigest()
 

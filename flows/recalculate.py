@@ -34,6 +34,7 @@ from flows.report import recalculation_report
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from transforms.diffs import list_diff
+from transforms.elo_list import last_played, split_history
 from transforms.periods import cutoff_for, list_dates_between
 from transforms.rulebook import Rulebook
 
@@ -151,12 +152,18 @@ def recalculate_flow(
         say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
         results = []
         last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1]) if dates else None
-        history = load_history(con, system, last_cutoff) if last_cutoff else None
-        previous = read_previous(con, system, scenario, dates[0]) if dates else None
+        if dates:
+            history = split_history(
+                load_history(con, system, last_cutoff), rulebook.era_at(dates[0]).calendar
+            )
+            previous = read_previous(con, system, scenario, dates[0])
+            played = history.played_before(dates[0])
         for number, list_date in enumerate(dates, start=1):
             context = period_context(con, system, scenario, list_date, rulebook, previous)
-            written = publish(con, run, context, facts_of(context, history, previous))
+            facts = facts_of(context, history, previous, played)
+            written = publish(con, run, context, facts)
             previous = as_previous(written)
+            played = last_played(pl.concat([played, last_played(facts.entries)]))
             diff = _diff_against(con, run, written, scenario) if written.written else None
             results.append((written, diff))
             state = f"revision {written.revision}" if written.written else "unchanged"

@@ -25,9 +25,10 @@ from transforms.flags import (
     highest_category,
     is_youth,
 )
+from transforms.periods import assign_list_dates
 from transforms.rankings import rankings
 from transforms.registry import snapshot_at
-from transforms.rulebook import EloEra
+from transforms.rulebook import Calendar, EloEra
 
 LIST_COLUMNS = [
     "player_id",
@@ -364,35 +365,92 @@ class History:
     quarantined: pl.DataFrame  # quarantined tournaments with received_on and a reason
 
 
+@dataclass(frozen=True)
+class PeriodSlice:
+    """The tournaments one list date takes, by date of receipt."""
+
+    entries: pl.DataFrame
+    games: pl.DataFrame
+    quarantined: pl.DataFrame
+
+
+@dataclass(frozen=True)
+class SplitHistory:
+    """A history cut once into its periods, so each list date reads only its own slice."""
+
+    periods: dict[date, PeriodSlice]
+    registry: pl.DataFrame
+    memberships: pl.DataFrame
+    empty: PeriodSlice
+
+    def period(self, list_date: date) -> PeriodSlice:
+        return self.periods.get(list_date, self.empty)
+
+    def played_before(self, list_date: date) -> pl.DataFrame:
+        """(player_id, played_on) of the tournaments of every earlier period."""
+        earlier = [part.entries for day, part in self.periods.items() if day < list_date]
+        return last_played(pl.concat(earlier) if earlier else self.empty.entries)
+
+
+def last_played(entries: pl.DataFrame) -> pl.DataFrame:
+    """Each player's latest tournament date among ``entries`` (or participations)."""
+    if "played_on" not in entries.columns:
+        entries = entries.select(
+            "player_id", pl.coalesce("end_date", "start_date", "received_on").alias("played_on")
+        )
+    return entries.group_by("player_id").agg(pl.col("played_on").max())
+
+
+def split_history(history: History, calendar: Calendar) -> SplitHistory:
+    """Assign every tournament to the list date its receipt feeds, and cut by list date."""
+
+    def by_list_date(frame: pl.DataFrame) -> dict[date, pl.DataFrame]:
+        dated = assign_list_dates(frame, calendar)
+        return {
+            key[0]: part.drop("list_date")
+            for key, part in dated.partition_by("list_date", as_dict=True).items()
+        }
+
+    entries, games, quarantined = (
+        by_list_date(frame) for frame in (history.entries, history.games, history.quarantined)
+    )
+    empty = PeriodSlice(history.entries.clear(), history.games.clear(), history.quarantined.clear())
+    periods = {
+        day: PeriodSlice(
+            entries.get(day, empty.entries),
+            games.get(day, empty.games),
+            quarantined.get(day, empty.quarantined),
+        )
+        for day in sorted(set(entries) | set(games) | set(quarantined))
+    }
+    return SplitHistory(periods, history.registry, history.memberships, empty)
+
+
 def period_facts(
-    history: History,
+    history: SplitHistory,
     previous: pl.DataFrame,
+    played_before: pl.DataFrame,
     list_date: date,
-    window: tuple[date, date],
     ratings_day: date,
     era: EloEra,
 ) -> PeriodFacts:
-    """The slice of the history one list date reads (RULES.md §1.1, §1.2, §1.5)."""
-    after, up_to = window
-    received = (pl.col("received_on") > after) & (pl.col("received_on") <= up_to)
+    """What one list date reads (RULES.md §1.1, §1.2, §1.5); ``played_before`` holds each
+    player's last tournament of the earlier periods (for activity)."""
+    period = history.period(list_date)
     registry_close = snapshot_at(history.registry, list_date)
-    known = history.entries.filter(pl.col("received_on") <= up_to)
-    participations = known.select(
-        "player_id",
-        pl.coalesce("end_date", "start_date", "received_on").alias("played_on"),
-    )
+    participations = last_played(pl.concat([played_before, last_played(period.entries)]))
     foreign = registry_close.select(
         "player_id", pl.col("last_fide_tournament").alias("played_on")
     ).drop_nulls()
     return PeriodFacts(
         previous=previous,
-        entries=history.entries.filter(received),
-        games=history.games.filter(received),
+        entries=period.entries,
+        games=period.games,
         registry_start=snapshot_at(history.registry, ratings_day),
         registry_close=registry_close,
         members=snapshot_at(history.memberships, list_date)
         .filter(pl.col("year") == list_date.year)
         .select("player_id"),
         activity=activity(participations, foreign, list_date, era),
-        quarantined=history.quarantined.filter(received),
+        quarantined=period.quarantined,
     )
