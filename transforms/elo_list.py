@@ -404,8 +404,14 @@ def last_played(entries: pl.DataFrame) -> pl.DataFrame:
 def split_history(history: History, calendar: Calendar) -> SplitHistory:
     """Assign every tournament to the list date its receipt feeds, and cut by list date."""
 
+    # a list date per distinct receipt date, then a hash join: not an as-of join per game row
+    receipts = pl.concat(
+        [frame.select("received_on") for frame in (history.entries, history.quarantined)]
+    ).unique()
+    list_dates = assign_list_dates(receipts, calendar)
+
     def by_list_date(frame: pl.DataFrame) -> dict[date, pl.DataFrame]:
-        dated = assign_list_dates(frame, calendar)
+        dated = frame.join(list_dates, on="received_on", how="left")
         return {
             key[0]: part.drop("list_date")
             for key, part in dated.partition_by("list_date", as_dict=True).items()
