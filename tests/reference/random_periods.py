@@ -1,14 +1,18 @@
 """Random but realistic Elo Italia periods: hypothesis strategies and a plain seeded generator.
 
-Both draw through a small ``Chooser`` so that one generator serves both: hypothesis shrinks every
-choice towards its simplest value (fewer players, fewer tournaments, draws, no FIDE, no
-forfeits), and ``random_period(seed)`` gives the same kind of periods without hypothesis.
+Both draw through a small ``Chooser`` so that one generator serves both: ``random_period(seed)``
+gives periods without hypothesis, and ``periods()`` draws the same choices from hypothesis.
+Players and tournaments are drawn as lists whose elements do not depend on each other (a
+tournament names its participants by index modulo the number of players), so that hypothesis
+can delete a player or a tournament and shrink a failure to a handful of rows; every other
+choice shrinks towards the simple case (draws, no FIDE, no forfeit, no tie).
 
 A period has 2-40 players of every kind the engine must handle (on the previous list, FIDE-rated
 at the start and possibly not at the close, re-entering from FIDE, new with or without a
 registry category, foreign with an arbiter rating, with a registry K) and 1-13 tournaments
 (round-robins, double round-robins, Swiss-like partial pairings with forfeits and byes, end dates
-that tie so the start date and the id decide the order, ties for first place).
+that tie so that the start date and the id decide the order, ties for first place). "Regular"
+players join most tournaments, so that many play more than 4 (the groups rule).
 """
 
 from __future__ import annotations
@@ -18,12 +22,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import polars as pl
 from hypothesis import strategies as st
 
 from transforms.rulebook import EloEra, Rulebook, default_rulebook_path, parse_rulebook
+
+T = TypeVar("T")
 
 PLAYER_SCHEMA: dict[str, Any] = {
     "player_id": pl.Utf8,
@@ -53,10 +59,11 @@ GAME_SCHEMA: dict[str, Any] = {
 CATEGORIES = ("NC", "2S", "1S", "3N", "2N", "1N", "CM", "M")
 K_OVERRIDES = (15, 10, 20, 19, 25, 30, 40)  # 19 and 20 straddle the groups' minimum K
 # values on the edges of the rules (K from 2400, newcomers below 30 games, entry ratings, the
-# old FIDE minimum), drawn now and then so that off-by-one mistakes show up
+# FIDE minimums), drawn now and then so that off-by-one mistakes show up
 EDGE_RATINGS = (2400, 2399, 1440, 1800, 1801, 2200, 1199, 1200)
 EDGE_GAMES = (29, 30, 0, 31)
 PERIOD_END = date(2010, 3, 15)
+MAX_INDEX = 39  # participants are named by an index modulo the number of players
 
 
 # --------------------------------------------------------------------------- choosers
@@ -69,10 +76,14 @@ class Chooser(Protocol):
         """True with about ``percent`` % probability; False is the simple (shrunk) value."""
         ...
 
+    def repeat(self, element: Callable[[Chooser], T], low: int, high: int) -> list[T]:
+        """A list of ``low``..``high`` independent elements."""
+        ...
+
 
 class RandomChooser:
-    def __init__(self, seed: int) -> None:
-        self.random = random.Random(seed)
+    def __init__(self, seed: int | random.Random) -> None:
+        self.random = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def integer(self, low: int, high: int) -> int:
         return self.random.randint(low, high)
@@ -80,9 +91,12 @@ class RandomChooser:
     def chance(self, percent: int) -> bool:
         return self.random.randrange(100) < percent
 
+    def repeat(self, element: Callable[[Chooser], T], low: int, high: int) -> list[T]:
+        return [element(self) for _ in range(self.random.randint(low, high))]
+
 
 class DrawChooser:
-    """Choices drawn by hypothesis, so that each one shrinks towards ``low`` / False."""
+    """Choices drawn by hypothesis, so that each one shrinks towards ``low`` / False / []."""
 
     def __init__(self, draw: Callable[[st.SearchStrategy[Any]], Any]) -> None:
         self.draw = draw
@@ -92,6 +106,16 @@ class DrawChooser:
 
     def chance(self, percent: int) -> bool:
         return self.draw(st.integers(0, 99)) >= 100 - percent
+
+    def repeat(self, element: Callable[[Chooser], T], low: int, high: int) -> list[T]:
+        @st.composite
+        def one(draw: Callable[[st.SearchStrategy[Any]], Any]) -> T:
+            return element(DrawChooser(draw))
+
+        # hypothesis keeps lists short; a drawn floor (shrinking to ``low``) lets the upper
+        # range be reached often, while elements can still be deleted one by one
+        floor = self.draw(st.integers(low, low + (high - low) // 4))
+        return self.draw(st.lists(one(), min_size=floor, max_size=high))
 
 
 # --------------------------------------------------------------------------- eras
@@ -129,8 +153,22 @@ def era_choices() -> list[tuple[str, EloEra]]:
 ERAS = era_choices()
 
 
-def eras() -> st.SearchStrategy[tuple[str, EloEra]]:
-    return st.sampled_from(ERAS)
+class NamedEra:
+    """An era drawn by hypothesis, printed by name only in a failing example."""
+
+    def __init__(self, name: str, era: EloEra) -> None:
+        self.name = name
+        self.era = era
+
+    def __repr__(self) -> str:
+        return f"NamedEra({self.name!r})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis' pretty-printer
+        printer.text(repr(self))
+
+
+def eras() -> st.SearchStrategy[NamedEra]:
+    return st.sampled_from([NamedEra(name, era) for name, era in ERAS])
 
 
 # --------------------------------------------------------------------------- periods
@@ -150,11 +188,13 @@ class Shape:
 DEFAULT_SHAPE = Shape()
 
 
-@dataclass(frozen=True)
 class RandomPeriod:
-    players: pl.DataFrame
-    entries: pl.DataFrame
-    games: pl.DataFrame
+    """The three input frames of one period."""
+
+    def __init__(self, players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame) -> None:
+        self.players = players
+        self.entries = entries
+        self.games = games
 
     def frames(self) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
         return self.players, self.entries, self.games
@@ -171,6 +211,9 @@ class RandomPeriod:
             f"\n  games {self.games.columns}:{rows(self.games)}\n)"
         )
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis' pretty-printer
+        printer.text(repr(self))
+
 
 def _rating(choose: Chooser, low: int, high: int) -> int:
     if choose.chance(15):
@@ -185,9 +228,9 @@ def _games(choose: Chooser) -> int:
     return choose.integer(0, 200)
 
 
-def _player(choose: Chooser, pid: str, shape: Shape) -> dict[str, Any]:
+def _player(choose: Chooser, shape: Shape) -> dict[str, Any]:
+    """One player's row (without id) and whether he is a regular (joins most tournaments)."""
     row: dict[str, Any] = {
-        "player_id": pid,
         "list_rating": None,
         "on_list_as_fide": False,
         "total_games": 0,
@@ -232,49 +275,90 @@ def _player(choose: Chooser, pid: str, shape: Shape) -> dict[str, Any]:
         row["k_override"] = shape.same_k
     elif choose.chance(10):
         row["k_override"] = K_OVERRIDES[choose.integer(0, len(K_OVERRIDES) - 1)]
+    row["_regular"] = choose.chance(30)
     return row
 
 
-def _shuffled(choose: Chooser, items: list[Any]) -> list[Any]:
-    items = list(items)
-    for index in range(len(items) - 1, 0, -1):
-        other = choose.integer(0, index)
-        items[index], items[other] = items[other], items[index]
-    return items
+@dataclass(frozen=True)
+class _Plan:
+    """One tournament, drawn independently of the players (indices are taken modulo n)."""
+
+    number: int
+    joining: list[int]  # participants besides the regulars
+    absent: list[int]  # regulars who skip this one
+    style: int  # 0 round-robin, 1 double round-robin, 2 Swiss-like rounds
+    rounds: int
+    pairing_seed: int
+    results: list[int]  # per pairing, index into RESULTS; missing = a draw
+    forfeits: list[int]  # pairings that were not played (a point to one side)
+    withdrawn: int | None  # entered, then left before playing
+    tie_for_first: bool
+    end_week: int
+    start_back: int
+    no_start: bool
+    no_end: bool
+
+
+def _plan(choose: Chooser) -> _Plan:
+    def index(c: Chooser) -> int:
+        return c.integer(0, MAX_INDEX)
+
+    return _Plan(
+        number=choose.integer(0, 99),
+        joining=choose.repeat(index, 0, 16),
+        absent=choose.repeat(index, 0, 4),
+        style=choose.integer(0, 2),
+        rounds=choose.integer(1, 7),
+        pairing_seed=choose.integer(0, 2**16),
+        results=choose.repeat(lambda c: c.integer(0, 2), 0, 120),
+        forfeits=choose.repeat(lambda c: c.integer(0, 120), 0, 3),
+        withdrawn=index(choose) if choose.chance(5) else None,
+        tie_for_first=choose.chance(20),
+        end_week=choose.integer(0, 4),
+        start_back=choose.integer(0, 2),
+        no_start=choose.chance(4),
+        no_end=choose.chance(3),
+    )
 
 
 RESULTS = (0.5, 1.0, 0.0)  # the first is what results shrink to
 
 
 def _tournament(
-    choose: Chooser,
+    plan: _Plan,
     tid: str,
-    pool: list[str],
-    regular: set[str],
+    ids: list[str],
+    regular: list[str],
     entries: list[dict[str, Any]],
     games: list[dict[str, Any]],
 ) -> None:
-    # participants: regulars join most tournaments (the groups rule), the others a few
-    participants = [pid for pid in pool if choose.chance(85 if pid in regular else 30)]
-    for pid in pool:
+    n = len(ids)
+    absent = {ids[i % n] for i in plan.absent}
+    chosen = {pid for pid in regular if pid not in absent} | {ids[i % n] for i in plan.joining}
+    participants = [pid for pid in ids if pid in chosen]
+    for pid in ids:  # at least two players
         if len(participants) >= 2:
             break
         if pid not in participants:
             participants.append(pid)
     points = dict.fromkeys(participants, 0.0)
     played: list[tuple[str, str, float]] = []
+    forfeits = set(plan.forfeits)
+    pairing_number = 0
 
     def pair(white: str, black: str) -> None:
-        if choose.chance(5):  # forfeit: a point on the crosstable, no game
-            points[white if choose.chance(50) else black] += 1.0
+        nonlocal pairing_number
+        number, pairing_number = pairing_number, pairing_number + 1
+        if number in forfeits:  # a point on the crosstable, no game
+            points[white if number % 2 else black] += 1.0
             return
-        result = RESULTS[choose.integer(0, 2)]
+        result = RESULTS[plan.results[number]] if number < len(plan.results) else RESULTS[0]
         points[white] += result
         points[black] += 1.0 - result
         played.append((white, black, result))
 
-    style = choose.integer(0, 2) if len(participants) <= 12 else 2
-    if style in (0, 1):  # round-robin, double when style 1
+    style = plan.style if len(participants) <= 12 else 2
+    if style in (0, 1):  # round-robin, double when style 1 (small fields only)
         for cycle in range(1 + (style == 1 and len(participants) <= 6)):
             for i, white in enumerate(participants):
                 for black in participants[i + 1 :]:
@@ -283,36 +367,34 @@ def _tournament(
                     else:
                         pair(black, white)
     else:  # Swiss-like rounds: partial pairings, a bye for the odd player
-        for _ in range(choose.integer(1, 7)):
-            order = _shuffled(choose, participants)
+        shuffler = random.Random(plan.pairing_seed)
+        for _ in range(plan.rounds):
+            order = list(participants)
+            shuffler.shuffle(order)
             if len(order) % 2:
-                points[order.pop()] += 1.0 if choose.chance(50) else 0.5
+                points[order.pop()] += 1.0 if shuffler.random() < 0.5 else 0.5
             for white, black in zip(order[::2], order[1::2], strict=True):
                 pair(white, black)
-    if choose.chance(5):  # withdrew before the first round: in the crosstable, no game
-        late = participants[choose.integer(0, len(participants) - 1)]
+    if plan.withdrawn is not None:  # in the crosstable, no game
+        late = participants[plan.withdrawn % len(participants)]
         played = [game for game in played if late not in game[:2]]
         points[late] = 0.0
-    if choose.chance(20) and len(participants) > 2:  # a tie for first place
+    if plan.tie_for_first and len(participants) > 2:
         ranked = sorted(points.values(), reverse=True)
         runner_up = next(pid for pid in participants if points[pid] == ranked[1])
         points[runner_up] = ranked[0]
 
     # end dates on few distinct days, so that ties are common; the start date and id decide
-    end: date | None = PERIOD_END - timedelta(days=7 * choose.integer(0, 4))
-    start: date | None = end - timedelta(days=choose.integer(0, 2)) if end else None
-    if choose.chance(4):
-        start = None
-    if choose.chance(3):
-        end = None
+    end = PERIOD_END - timedelta(days=7 * plan.end_week)
+    start = end - timedelta(days=plan.start_back)
     for pid in participants:
         entries.append(
             {
                 "tournament_id": tid,
                 "player_id": pid,
                 "points": points[pid],
-                "start_date": start,
-                "end_date": end,
+                "start_date": None if plan.no_start else start,
+                "end_date": None if plan.no_end else end,
             }
         )
     for white, black, result in played:
@@ -325,16 +407,20 @@ def _tournament(
 
 
 def build_period(choose: Chooser, shape: Shape = DEFAULT_SHAPE) -> RandomPeriod:
-    n_players = choose.integer(shape.min_players, shape.max_players)
-    ids = [f"P{number:03d}" for number in _shuffled(choose, list(range(n_players)))]
-    players = [_player(choose, pid, shape) for pid in ids]
-    regular = {pid for pid in ids if choose.chance(30)}
-    n_tournaments = choose.integer(1, shape.max_tournaments)
-    numbers = _shuffled(choose, list(range(1, n_tournaments + 1)))  # id order != date order
+    rows = choose.repeat(lambda c: _player(c, shape), max(2, shape.min_players), shape.max_players)
+    ids = [f"P{number:03d}" for number in range(len(rows))]
+    regular = [pid for pid, row in zip(ids, rows, strict=True) if row.pop("_regular")]
+    players = [{"player_id": pid, **row} for pid, row in zip(ids, rows, strict=True)]
+    plans = choose.repeat(_plan, 1, shape.max_tournaments)
     entries: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
-    for number in numbers:
-        _tournament(choose, f"T{number:02d}", ids, regular, entries, games)
+    used: set[int] = set()
+    for plan in plans:
+        number = plan.number
+        while number in used:  # distinct ids, in an order unrelated to the dates
+            number = (number + 1) % 100
+        used.add(number)
+        _tournament(plan, f"T{number:02d}", ids, regular, entries, games)
     return RandomPeriod(
         players=pl.DataFrame(players, schema=PLAYER_SCHEMA, orient="row"),
         entries=pl.DataFrame(entries, schema=ENTRY_SCHEMA, orient="row"),
