@@ -73,7 +73,7 @@ def test_snapshots_are_read_as_they_stood_and_reloads_change_nothing(tmp_path):
 
 
 def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(tmp_path):
-    from flows.registry import RegistryError, import_list_flow
+    from flows.lists import ListError, import_list_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     listing = tmp_path / "list.csv"
@@ -81,16 +81,18 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
         "player_id,rating,games,k,category\n100001,1712,45,15,2N\n100002,abc,3,30,NC\n",
         encoding="utf-8",
     )
-    counts = import_list_flow(str(listing), "elo_italia", date(2026, 1, 1), warehouse)
+    counts = import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
     assert counts == {"players": 1, "rejections_new": 1}
-    assert import_list_flow(str(listing), "elo_italia", date(2026, 1, 1), warehouse)["players"] == 0
+    assert import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)["players"] == 0
     listing.write_text("player_id,rating,games,k,category\n100001,1700,45,15,2N\n")
-    with pytest.raises(RegistryError, match="already imported from another file"):
-        import_list_flow(str(listing), "elo_italia", date(2026, 1, 1), warehouse)
+    with pytest.raises(ListError, match="is not replaced by an import"):
+        import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
     with Warehouse(warehouse).reader() as con:
-        assert con.execute("SELECT player_id, rating FROM imported_list").fetchall() == [
-            ("100001", 1712)
-        ]
+        listed = con.execute(
+            "SELECT player_id, rating, total_games, rating_basis, revision, source FROM rating_list"
+        ).fetchall()
+    # the published list is revision 1 of its list date: the base of the next quarter
+    assert listed == [("100001", 1712, 45, "imported", 1, "imported")]
 
 
 def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
