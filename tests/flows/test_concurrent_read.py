@@ -16,8 +16,9 @@ def test_a_reader_process_polls_without_error_during_ingests(tmp_path):
     from flows.ingest import ingest_flow
 
     warehouse = tmp_path / "w.duckdb"
-    with Warehouse(warehouse).transaction():
-        pass  # an empty warehouse exists before the reader starts
+    # an empty warehouse exists before the reader starts
+    with Warehouse(warehouse).transaction() as con:
+        con.execute("SELECT 1").fetchall()
     inbox = tmp_path / "inbox"
     rows = shared_delivery(inbox / "2026-03")
     stop, out = tmp_path / "stop", tmp_path / "polls.txt"
