@@ -117,6 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
     recalculate.add_argument("--scenario", default="official", metavar="NAME")
     _add_warehouse(recalculate)
 
+    serve = verbs.add_parser(
+        "serve",
+        help="run the quarterly flow on the federation calendar (needs a Prefect server)",
+    )
+    serve.add_argument("--system", required=True, choices=["elo_italia", "elo_rapid"])
+    serve.add_argument("--rulebook", default=None, metavar="TOML")
+    _add_warehouse(serve)
+
     merge = verbs.add_parser(
         "merge", help="record that a provisional id (see unmatched_player) is a registered player"
     )
@@ -177,6 +185,12 @@ def _run_recalculate(args: argparse.Namespace) -> None:
     )
 
 
+def _run_serve(args: argparse.Namespace) -> None:
+    from flows.deploy import serve
+
+    serve(args.system, args.warehouse, args.rulebook)
+
+
 def _run_merge(args: argparse.Namespace) -> None:
     from flows.registry import merge_player_flow
 
@@ -201,6 +215,7 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "import-list": _run_import_list,
     "quarterly": _run_quarterly,
     "recalculate": _run_recalculate,
+    "serve": _run_serve,
     "merge": _run_merge,
     "status": _run_status,
     "demo": _run_demo,

@@ -79,3 +79,12 @@ def ratings_day(calendar: Calendar, ratings_snapshot: str, list_date: date) -> d
     if ratings_snapshot == "period_start":
         return previous_list_date(calendar, list_date)
     return list_date
+
+
+def cron_for(calendar: Calendar, hour: int = 6) -> str:
+    """A cron expression firing on every list date of the calendar (at ``hour``, local time)."""
+    days = sorted({day for _, day in calendar.list_dates})
+    if len(days) != 1:
+        raise ValueError("list dates fall on different days of the month: one cron per date")
+    months = ",".join(str(month) for month, _ in calendar.list_dates)
+    return f"0 {hour} {days[0]} {months} *"

@@ -5,6 +5,7 @@ import polars as pl
 
 from transforms.periods import (
     assign_list_dates,
+    cron_for,
     cutoff_for,
     is_list_date,
     list_dates_between,
@@ -53,3 +54,7 @@ def test_a_tournament_goes_to_the_period_of_its_receipt():
         date(2020, 7, 1),
         date(2020, 1, 1),
     ]
+
+
+def test_the_calendar_as_a_cron_expression():
+    assert cron_for(CALENDAR) == "0 6 1 1,4,7,10 *"
