@@ -27,7 +27,7 @@ from transforms.flags import (
 )
 from transforms.periods import assign_list_dates
 from transforms.rankings import rankings
-from transforms.registry import snapshot_at
+from transforms.registry import DatedSnapshots
 from transforms.rulebook import Calendar, EloEra
 
 LIST_COLUMNS = [
@@ -379,8 +379,8 @@ class SplitHistory:
     """A history cut once into its periods, so each list date reads only its own slice."""
 
     periods: dict[date, PeriodSlice]
-    registry: pl.DataFrame
-    memberships: pl.DataFrame
+    registry: DatedSnapshots
+    memberships: DatedSnapshots
     empty: PeriodSlice
 
     def period(self, list_date: date) -> PeriodSlice:
@@ -429,7 +429,9 @@ def split_history(history: History, calendar: Calendar) -> SplitHistory:
         )
         for day in sorted(set(entries) | set(games) | set(quarantined))
     }
-    return SplitHistory(periods, history.registry, history.memberships, empty)
+    return SplitHistory(
+        periods, DatedSnapshots.of(history.registry), DatedSnapshots.of(history.memberships), empty
+    )
 
 
 def period_facts(
@@ -443,7 +445,7 @@ def period_facts(
     """What one list date reads (RULES.md §1.1, §1.2, §1.5); ``played_before`` holds each
     player's last tournament of the earlier periods (for activity)."""
     period = history.period(list_date)
-    registry_close = snapshot_at(history.registry, list_date)
+    registry_close = history.registry.at(list_date)
     participations = last_played(pl.concat([played_before, last_played(period.entries)]))
     foreign = registry_close.select(
         "player_id", pl.col("last_fide_tournament").alias("played_on")
@@ -452,9 +454,9 @@ def period_facts(
         previous=previous,
         entries=period.entries,
         games=period.games,
-        registry_start=snapshot_at(history.registry, ratings_day),
+        registry_start=history.registry.at(ratings_day),
         registry_close=registry_close,
-        members=snapshot_at(history.memberships, list_date)
+        members=history.memberships.at(list_date)
         .filter(pl.col("year") == list_date.year)
         .select("player_id"),
         activity=activity(participations, foreign, list_date, era),

@@ -7,6 +7,8 @@ before that date (RULES.md §1.2). A recalculation of 2010 never sees a FIDE rat
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from dataclasses import dataclass
 from datetime import date
 
 import polars as pl
@@ -71,6 +73,27 @@ def snapshot_at(snapshots: pl.DataFrame, on: date) -> pl.DataFrame:
         return eligible
     latest = eligible.get_column("as_of").max()
     return eligible.filter(pl.col("as_of") == latest)
+
+
+@dataclass(frozen=True)
+class DatedSnapshots:
+    """Registry snapshots cut once by as-of date, so reading one at a date is a lookup."""
+
+    dates: tuple[date, ...]
+    frames: dict[date, pl.DataFrame]
+    empty: pl.DataFrame
+
+    @classmethod
+    def of(cls, snapshots: pl.DataFrame) -> DatedSnapshots:
+        frames = {
+            key[0]: part for key, part in snapshots.partition_by("as_of", as_dict=True).items()
+        }
+        return cls(tuple(sorted(frames)), frames, snapshots.clear())
+
+    def at(self, on: date) -> pl.DataFrame:
+        """The latest snapshot on or before ``on`` (as :func:`snapshot_at`); empty if none."""
+        index = bisect_right(self.dates, on) - 1
+        return self.frames[self.dates[index]] if index >= 0 else self.empty
 
 
 def latest_identity(snapshots: pl.DataFrame) -> pl.DataFrame:

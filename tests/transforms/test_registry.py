@@ -28,3 +28,11 @@ def test_latest_identity_does_not_depend_on_row_order(order):
     shuffled = SNAPSHOTS[order]
     assert latest_identity(shuffled).equals(latest_identity(SNAPSHOTS))
     assert latest_identity(SNAPSHOTS)["fide_standard"].to_list() == [1810, 1702]
+
+
+def test_dated_snapshots_read_like_snapshot_at():
+    from transforms.registry import DatedSnapshots
+
+    dated = DatedSnapshots.of(SNAPSHOTS)
+    for day in (date(2025, 12, 31), date(2026, 1, 1), date(2026, 6, 30), date(2027, 1, 1)):
+        assert dated.at(day).equals(snapshot_at(SNAPSHOTS, day))
