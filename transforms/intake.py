@@ -174,6 +174,31 @@ def _entries(
     return entries, problems
 
 
+def _same_player_twice(matched: pl.DataFrame) -> pl.DataFrame:
+    """Two start numbers that resolve to one player: the crosstable cannot be rated as is."""
+    twice = matched.filter(pl.len().over("player_id") > 1).sort("player_id", "start_number")
+    if twice.height == 0:
+        return empty_problems()
+    numbers = twice.group_by("player_id", maintain_order=True).agg(
+        pl.col("start_number"), pl.col("match_method").first()
+    )
+    first_lines = twice.group_by("player_id", maintain_order=True).agg(pl.col("line_no").first())
+    return problems_frame(
+        [
+            problem(
+                f"start numbers {', '.join(str(n) for n in starts)} are all player {player} "
+                f"(matched by {method}): one person cannot play twice in a tournament",
+                field="player",
+                value=player,
+                line_no=line,
+            )
+            for (player, starts, method), line in zip(
+                numbers.rows(), first_lines.get_column("line_no").to_list(), strict=True
+            )
+        ]
+    )
+
+
 def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, pl.DataFrame]:
     """Tournament facts: the manifest's dates win over the file's, with a warning if they differ."""
     header = parsed.tournament.row(0, named=True)
@@ -258,6 +283,7 @@ def build_intake(
         ]
     )
     matched = match_players(entries, registry_identity, merges)
+    problems = pl.concat([problems, _tagged(_same_player_twice(matched), "trf", trf_name)])
     has_errors = bool((problems["severity"] == "error").any())
     status = QUARANTINED if manifest_rejected or has_errors else ACCEPTED
     unmatched = matched.filter(pl.col("match_method") == "provisional").select(

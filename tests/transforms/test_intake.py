@@ -1,0 +1,93 @@
+from datetime import date
+
+import polars as pl
+
+from transforms.intake import ACCEPTED, QUARANTINED, build_intake, validate_parsed
+from transforms.trf import parse_trf
+from transforms.trf_writer import TrfHeader, render_trf
+
+HEADER = TrfHeader(
+    name="Torneo di prova",
+    city="Roma",
+    federation="ITA",
+    start_date=date(2019, 2, 1),
+    end_date=date(2019, 2, 2),
+    rounds=1,
+)
+REGISTRY = pl.DataFrame(
+    {
+        "player_id": ["100001", "100002"],
+        "name": ["Rossi, Mario", "Verdi, Anna"],
+        "birth_date": [date(1980, 1, 2), date(1990, 3, 4)],
+        "fide_id": [2500001, 2500002],
+    },
+    schema_overrides={"fide_id": pl.Int64},
+)
+NO_MERGES = pl.DataFrame(schema={"provisional_id": pl.Utf8, "player_id": pl.Utf8})
+ROW = {
+    "tournament_id": "T-1",
+    "file": "t.trf",
+    "system": "elo_italia",
+    "received_on": date(2019, 2, 10),
+    "start_date": None,
+    "end_date": None,
+    "time_control": None,
+    "arbiter_ratings": None,
+    "line_no": 2,
+}
+
+
+def _intake(second_fide_id: int):
+    players = pl.DataFrame(
+        {
+            "start_number": [1, 2],
+            "sex": ["m", "w"],
+            "title": [None, None],
+            "name": ["Rossi, Mario", "Verdi, Anna"],
+            "rating": [1800, 1700],
+            "federation": ["ITA", "ITA"],
+            "fide_id": [2500001, second_fide_id],
+            "birth_date": [date(1980, 1, 2), date(1990, 3, 4)],
+            "points": [1.0, 0.0],
+            "rank": [1, 2],
+        }
+    )
+    games = pl.DataFrame(
+        {
+            "start_number": [1, 2],
+            "round": [1, 1],
+            "opponent": [2, 1],
+            "color": ["w", "b"],
+            "result_code": ["1", "0"],
+        }
+    )
+    parsed = parse_trf(render_trf(HEADER, players, games).encode())
+    problems = validate_parsed({"T-1": parsed})["T-1"]
+    return build_intake(
+        ROW,
+        "manifest.csv",
+        "0" * 64,
+        parsed,
+        problems,
+        "f" * 64,
+        pl.DataFrame(schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32}),
+        REGISTRY,
+        NO_MERGES,
+        "ITA",
+    )
+
+
+def test_a_clean_tournament_is_accepted_and_matched():
+    intake = _intake(2500002)
+    assert intake.status == ACCEPTED and intake.errors.height == 0
+    assert intake.entries.select("player_id", "match_method").rows() == [
+        ("100001", "fide_id"),
+        ("100002", "fide_id"),
+    ]
+
+
+def test_two_start_numbers_resolving_to_one_player_quarantine_the_tournament():
+    intake = _intake(2500001)  # player 2 carries player 1's FIDE id
+    assert intake.status == QUARANTINED
+    reasons = intake.errors.get_column("reason").to_list()
+    assert any("start numbers 1, 2 are all player 100001" in reason for reason in reasons)
