@@ -159,7 +159,7 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
     text = (
         (first / "t.trf")
         .read_text(encoding="ascii")
-        .replace("012 XXX Torneo San Viator", "012 XXX Torneo San Viator (corrected)")
+        .replace("Torneo San Viator", "Torneo San Viator (corrected)", 1)
     )
     (second / "t.trf").write_text(text, encoding="ascii")
     write_manifest(second, [{**row, "received_on": "2026-05-02"}])
