@@ -33,9 +33,11 @@ from transforms.elo_list import (
     build_list,
     imported_rows,
     period_facts,
+    ranking_input,
     split_history,
 )
 from transforms.periods import is_list_date, previous_list_date, ratings_day, receipt_window
+from transforms.rankings import rankings
 from transforms.registry import type_published_list
 from transforms.rulebook import (
     EloEra,
@@ -309,6 +311,7 @@ def as_previous(written: WrittenList) -> pl.DataFrame:
         "rating_type",
         "total_games",
         "category",
+        "last_played",
     )
 
 
@@ -398,7 +401,7 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
                 read_sql("queries/lists/members_at.sql"),
                 {"day": list_date, "year": list_date.year},
             )
-            listed = imported_rows(rows.drop("line_no"), registry, members, era)
+            listed = imported_rows(rows.drop("line_no"), registry, members, era, list_date)
             execute(
                 con,
                 read_sql("queries/lists/insert_revision.sql"),
@@ -420,6 +423,11 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
             )
             tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": 1}.items()]
             imported = insert_frame(con, "list_entry", listed.with_columns(tag))
+            insert_frame(
+                con,
+                "list_ranking",
+                rankings(ranking_input(listed, era, list_date)).with_columns(tag),
+            )
         run.counts = {"players": imported, "rejections_new": rejected}
         report = (
             f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"

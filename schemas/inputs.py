@@ -105,6 +105,7 @@ class PublishedListRow(pa.DataFrameModel):
     games: pl.Int64 = pa.Field(nullable=False, ge=0)
     k: pl.Int64 = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
     category: pl.Utf8 = pa.Field(nullable=True)
+    last_played: pl.Date = pa.Field(nullable=True)
 
     class Config:
         name = "published list"

@@ -24,6 +24,7 @@ from transforms.flags import (
     category_rank,
     highest_category,
     is_youth,
+    months_before,
 )
 from transforms.periods import assign_list_dates
 from transforms.rankings import rankings
@@ -318,13 +319,19 @@ def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedLis
 
 
 def imported_rows(
-    published: pl.DataFrame, registry: pl.DataFrame, members: pl.DataFrame, era: EloEra
+    published: pl.DataFrame,
+    registry: pl.DataFrame,
+    members: pl.DataFrame,
+    era: EloEra,
+    list_date: date,
 ) -> pl.DataFrame:
     """An official list imported as it was published: the base of the next period.
 
-    ``published`` has player_id, rating, games (counted to date), k, category. Activity is not
-    known for an imported list, so nobody is ranked on it; membership comes from the registry.
+    ``published`` has player_id, rating, games (counted to date), k, category and, optionally,
+    last_played (the player's last rated tournament), which gives activity; membership comes
+    from the registry at the list date.
     """
+    window_start = months_before(list_date, era.activity_months)
     identity = registry.select(
         "player_id", "name", "sex", "birth_date", pl.col("category").alias("registry_category")
     )
@@ -343,12 +350,12 @@ def imported_rows(
             pl.col("k").cast(pl.Int32),
             pl.lit(0, dtype=pl.Int32).alias("period_change"),
             pl.lit(None, dtype=pl.Utf8).alias("previous_category"),
-            pl.lit(None, dtype=pl.Date).alias("last_played"),
-            pl.lit(False).alias("is_active"),
+            pl.col("last_played").cast(pl.Date),
+            (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
             pl.col("is_member").fill_null(False),
-            pl.lit(False).alias("in_ranking"),
             pl.lit("imported from the published list").alias("note"),
         )
+        .with_columns((pl.col("is_active") & pl.col("is_member")).alias("in_ranking"))
         .with_columns(highest_category(["category", "registry_category"], era).alias("category"))
     )
     return rows.select(LIST_COLUMNS).sort("player_id")
@@ -446,7 +453,12 @@ def period_facts(
     player's last tournament of the earlier periods (for activity)."""
     period = history.period(list_date)
     registry_close = history.registry.at(list_date)
-    participations = last_played(pl.concat([played_before, last_played(period.entries)]))
+    # the previous list's last_played carries activity known before the warehouse's history
+    # (an imported list) and keeps it across lists
+    carried = previous.select("player_id", pl.col("last_played").alias("played_on")).drop_nulls()
+    participations = last_played(
+        pl.concat([played_before, last_played(period.entries), carried.cast(played_before.schema)])
+    )
     foreign = registry_close.select(
         "player_id", pl.col("last_fide_tournament").alias("played_on")
     ).drop_nulls()

@@ -40,6 +40,7 @@ LIST_FIELDS = [
     FieldSpec("games", "int", required=True),
     FieldSpec("k", "int"),
     FieldSpec("category", "text"),
+    FieldSpec("last_played", "date"),  # last rated tournament: carries activity into the list
 ]
 
 

@@ -47,7 +47,14 @@ MANIFEST_COLUMNS: tuple[str, ...] = (
     "tournament_id", "file", "system", "received_on",
     "start_date", "end_date", "time_control", "arbiter_ratings",
 )  # fmt: skip
-ELO_LIST_COLUMNS: tuple[str, ...] = ("player_id", "rating", "games", "k", "category")
+ELO_LIST_COLUMNS: tuple[str, ...] = (
+    "player_id",
+    "rating",
+    "games",
+    "k",
+    "category",
+    "last_played",
+)
 TRF_NAME_WIDTH = 33
 
 # Category ladder, lowest first; categories only ever move up this list.
@@ -644,6 +651,8 @@ def _opening_list(players: list[_Player], dates: SeasonDates) -> pl.DataFrame:
             "games": p.games_before,
             "k": _k_for(p),
             "category": p.snap[jan].category,
+            # spread over the season before, so the opening list has active and inactive players
+            "last_played": date(jan.year - 1 - int(p.player_id) % 3, 1 + int(p.player_id) % 12, 15),
         }
         for p in players
         if p.elo_italia is not None and p.snap[jan].fide_standard is None
@@ -654,6 +663,7 @@ def _opening_list(players: list[_Player], dates: SeasonDates) -> pl.DataFrame:
         "games": pl.Int64,
         "k": pl.Int64,
         "category": pl.String,
+        "last_played": pl.Date,
     }
     return pl.DataFrame(rows, schema=schema).sort("player_id")
 

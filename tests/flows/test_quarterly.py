@@ -50,6 +50,14 @@ def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):
             "SELECT status, rulebook_hash FROM run WHERE flow = 'quarterly'"
         ).fetchall()
     assert listed[0] > 0 and listed[1] > 0
+    with Warehouse(loaded_warehouse).reader() as con:
+        # activity known from the imported list carries into the first computed list
+        carried = con.execute(
+            "SELECT count(*) FILTER (WHERE is_active), count(*) FILTER (WHERE NOT is_active) "
+            "FROM rating_list WHERE list_date = ? AND games = 0 AND rating_basis = 'list'",
+            [date(SEASON, 4, 1)],
+        ).fetchone()
+    assert carried[0] > 0 and carried[1] > 0
     assert mismatched == 0
     assert [name for name, _, _ in ranking] == ["overall", "women", "youth"]
     assert all(first == 1 and size > 0 for _, first, size in ranking)

@@ -78,7 +78,8 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
     warehouse = str(tmp_path / "w.duckdb")
     listing = tmp_path / "list.csv"
     listing.write_text(
-        "player_id,rating,games,k,category\n100001,1712,45,15,2N\n100002,abc,3,30,NC\n",
+        "player_id,rating,games,k,category,last_played\n"
+        "100001,1712,45,15,2N,2018-05-20\n100002,abc,3,30,NC,\n",
         encoding="utf-8",
     )
     counts = import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
@@ -89,10 +90,12 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
         import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
     with Warehouse(warehouse).reader() as con:
         listed = con.execute(
-            "SELECT player_id, rating, total_games, rating_basis, revision, source FROM rating_list"
+            "SELECT player_id, rating, total_games, rating_basis, revision, source, "
+            "last_played::VARCHAR, is_active FROM rating_list"
         ).fetchall()
-    # the published list is revision 1 of its list date: the base of the next quarter
-    assert listed == [("100001", 1712, 45, "imported", 1, "imported")]
+    # the published list is revision 1 of its list date: the base of the next quarter, with
+    # activity from the date of the player's last rated tournament (within 24 months)
+    assert listed == [("100001", 1712, 45, "imported", 1, "imported", "2018-05-20", True)]
 
 
 def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):

@@ -12,6 +12,6 @@ latest AS (
     LIMIT 1
 )
 SELECT e.list_date, e.revision, e.scenario, e.player_id, e.rating, e.rating_type,
-       e.total_games, e.category
+       e.total_games, e.category, e.last_played
 FROM list_entry e
 JOIN latest USING (system, scenario, list_date, revision)
