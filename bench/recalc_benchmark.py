@@ -90,6 +90,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             "rating_type": pl.Utf8,
             "total_games": pl.Int32,
             "category": pl.Utf8,
+            "last_played": pl.Date,
         }
     )
     engine_seconds = loop_seconds = 0.0
@@ -131,6 +132,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             "rating_type",
             "total_games",
             "category",
+            "last_played",
         )
     return {
         "periods": len(dates),
