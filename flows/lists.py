@@ -258,31 +258,11 @@ def write_list(
     insert_frame(
         con,
         "list_variation",
-        published.variations.with_columns(tag).select(LIST_VARIATION_COLUMNS),
+        published.variations.with_columns(tag),
+        table_columns_only=True,
     )
     insert_frame(con, "list_ranking", published.rankings.with_columns(tag))
     return WrittenList(revision, True, published, context)
-
-
-LIST_VARIATION_COLUMNS = [
-    "system",
-    "scenario",
-    "list_date",
-    "revision",
-    "tournament_id",
-    "tournament_version",
-    "player_id",
-    "sequence",
-    "wave",
-    "own_rating",
-    "games",
-    "score",
-    "expected",
-    "k",
-    "raw_variation",
-    "applied_variation",
-    "note",
-]
 
 
 @task(cache_policy=NO_CACHE)

@@ -143,10 +143,22 @@ def query_frame(
     return con.sql(sql, params=params).pl()
 
 
-def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
-    """Append a frame to a table by column name; returns the number of rows written."""
+def insert_frame(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    frame: pl.DataFrame,
+    table_columns_only: bool = False,
+) -> int:
+    """Append a frame to a table by column name; returns the number of rows written.
+
+    ``table_columns_only`` leaves out the frame's working columns that the table does not
+    store, so the table's DDL stays the one list of what is kept.
+    """
     if frame.height == 0:
         return 0
+    if table_columns_only:
+        stored = {row[0] for row in execute(con, f"DESCRIBE {table}")}
+        frame = frame.select([name for name in frame.columns if name in stored])
     columns = ", ".join(f'"{name}"' for name in frame.columns)
     con.register("_incoming_frame", frame.to_arrow())
     try:
