@@ -107,7 +107,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             era,
         )
         played = last_played(pl.concat([played, last_played(facts.entries)]))
-        players = period_players(facts)
+        players = period_players(facts, era)
         entries = facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS)
         over_the_board = facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS)
         began = time.perf_counter()

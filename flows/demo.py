@@ -15,7 +15,7 @@ from prefect import flow
 
 from flows.demo_data import write_demo_federation
 from flows.ingest import ingest_flow
-from flows.lists import import_list_flow, load_rulebook, quarterly_flow
+from flows.lists import FSI_SYSTEMS, import_list_flow, load_rulebook, quarterly_flow
 from flows.registry import load_registry_flow
 from flows.runtime import say
 from flows.status import status_text
@@ -39,17 +39,23 @@ def published_lists(demo_dir: Path) -> list[tuple[str, date, Path]]:
     return found
 
 
-def lists_to_publish(warehouse: str, system: str, after: date) -> list[date]:
-    """Every list date after ``after`` up to the one that takes the last received tournament."""
-    calendar = load_rulebook(system).era_at(after).calendar
+def lists_to_publish(warehouse: str, system: str, after: date | None) -> list[date]:
+    """Every list date after ``after`` (the opening list; None: a system without one starts
+    at the first list date that takes a tournament) up to the one that takes the last."""
     with Warehouse(warehouse).reader() as con:
         received = query_frame(
             con, read_sql("queries/lists/list_dates_to_publish.sql"), {"system": system}
         )
     if received.height == 0:
         return []
-    last = assign_list_dates(received, calendar).get_column("list_date").max()
-    return [day for day in list_dates_between(calendar, after, last) if day > after]  # type: ignore[arg-type]
+    first_receipt: date = received.get_column("received_on").min()  # type: ignore[assignment]
+    calendar = load_rulebook(system).era_at(after or first_receipt).calendar
+    dated = assign_list_dates(received, calendar).get_column("list_date")
+    first: date = dated.min() if after is None else after  # type: ignore[assignment]
+    last: date = dated.max()  # type: ignore[assignment]
+    return [
+        day for day in list_dates_between(calendar, first, last) if after is None or day > after
+    ]
 
 
 def ranking_text(warehouse: str, system: str, top: int = 10) -> str:
@@ -88,12 +94,15 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
         import_list_flow(str(path), system, list_date, warehouse)
     say("demo: ingesting deliveries")
     ingest_flow(str(demo_dir / "deliveries"), warehouse)
-    for system, first_list, _ in published_lists(demo_dir):
-        for list_date in lists_to_publish(warehouse, system, first_list):
+    opening = {system: list_date for system, list_date, _ in published_lists(demo_dir)}
+    published = []
+    for system in FSI_SYSTEMS:  # Elo Italia first: rapid newcomers may enter with it
+        for list_date in lists_to_publish(warehouse, system, opening.get(system)):
             say(f"demo: publishing the {system} list of {list_date}")
             quarterly_flow(system, list_date, warehouse)
+            published.append(system)
     say(status_text(warehouse))
-    for system, _, _ in published_lists(demo_dir):
+    for system in dict.fromkeys([*opening, *published]):
         say(ranking_text(warehouse, system))
     say(f"\nThe warehouse is {Warehouse(warehouse).path}")
     say("Open it read-only with any DuckDB client, e.g.:")

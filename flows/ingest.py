@@ -16,16 +16,18 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.inputs import Delivery, discover_deliveries, read_delivery
+from flows.lists import load_rulebook
 from flows.report import ingest_report
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems
-from schemas.inputs import ManifestRow
+from schemas.inputs import CHESS_SYSTEMS, ManifestRow
 from schemas.problems import empty_problems
 from schemas.validation import validate
 from transforms.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
 from transforms.manifest import parse_arbiter_ratings, type_manifest
 from transforms.registry import latest_identity
+from transforms.rulebook import Rulebook
 from transforms.trf import parse_trf
 
 DEFAULT_NATIONAL_FEDERATION = "ITA"
@@ -40,6 +42,8 @@ class MatchingContext:
     # tournament_id -> (latest version, every version key seen): an inbox is cumulative, so a
     # delivery already ingested must stay "unchanged" even after a later correction.
     versions: dict[str, tuple[int, set[str]]]
+    # each system's rulebook: the size conditions of a valid tournament (Elo Rapid)
+    rulebooks: dict[str, Rulebook] = field(default_factory=dict)
 
 
 @dataclass
@@ -60,6 +64,7 @@ def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
         registry_identity=latest_identity(snapshots),
         merges=merges,
         versions={tid: (latest, set(keys)) for tid, latest, keys in known.rows()},
+        rulebooks={system: load_rulebook(system) for system in CHESS_SYSTEMS},
     )
 
 
@@ -121,6 +126,7 @@ def prepare_delivery(
             merges=context.merges,
             national_federation=national_federation,
             manifest_rejected=row["line_no"] in lines_with_errors,
+            rulebook=context.rulebooks.get(str(row["system"])),
         )
         latest, keys = context.versions.get(tournament_id, (0, set()))
         if intake.version_key in keys:

@@ -49,6 +49,13 @@ from transforms.rulebook import (
 
 OFFICIAL = "official"
 FSI_SYSTEMS = ("elo_italia", "elo_rapid")
+# The entry source "elo_italia" of a rulebook reads this system's official list
+ELO_ITALIA = "elo_italia"
+
+
+def reference_system(era: EloEra) -> str | None:
+    """The other list whose ratings newcomers may enter with under ``era`` (or None)."""
+    return ELO_ITALIA if ELO_ITALIA in era.entry_precedence else None
 
 
 class ListError(RuntimeError):
@@ -79,6 +86,7 @@ class PeriodContext:
     previous_revision: int | None
     previous_scenario: str | None
     inputs_hash: str
+    reference_ratings: pl.DataFrame | None  # the Elo Italia list newcomers may enter with
 
 
 def load_history(con: duckdb.DuckDBPyConnection, system: str, up_to: date) -> History:
@@ -139,7 +147,22 @@ def period_context(
         previous_date=previous_date,
         previous_revision=previous.get_column("revision")[0] if previous.height else None,
         previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
-        inputs_hash=inputs_fingerprint(con, system, list_date, up_to),
+        inputs_hash=inputs_fingerprint(con, system, list_date, up_to, reference_system(era)),
+        reference_ratings=read_reference_ratings(
+            con, era, ratings_day(era.calendar, era.ratings_snapshot, list_date)
+        ),
+    )
+
+
+def read_reference_ratings(
+    con: duckdb.DuckDBPyConnection, era: EloEra, day: date
+) -> pl.DataFrame | None:
+    """The official list in force on ``day`` that the era's newcomers may enter with."""
+    system = reference_system(era)
+    if system is None:
+        return None
+    return query_frame(
+        con, read_sql("queries/lists/reference_ratings.sql"), {"system": system, "day": day}
     )
 
 
@@ -160,19 +183,34 @@ def facts_of(
     played_before: pl.DataFrame,
 ) -> PeriodFacts:
     return period_facts(
-        history, previous, played_before, context.list_date, context.ratings_day, context.era
+        history,
+        previous,
+        played_before,
+        context.list_date,
+        context.ratings_day,
+        context.era,
+        context.reference_ratings,
     )
 
 
 def inputs_fingerprint(
-    con: duckdb.DuckDBPyConnection, system: str, list_date: date, up_to: date
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    list_date: date,
+    up_to: date,
+    reference: str | None = None,
 ) -> str:
     """A hash of every input a list reads: tells a stale revision from a current one."""
     return str(
         execute(
             con,
             read_sql("queries/lists/inputs_fingerprint.sql"),
-            {"system": system, "list_date": list_date, "up_to": up_to},
+            {
+                "system": system,
+                "list_date": list_date,
+                "up_to": up_to,
+                "reference_system": reference,
+            },
         )[0][0]
     )
 
@@ -292,6 +330,9 @@ def as_previous(written: WrittenList) -> pl.DataFrame:
         "total_games",
         "category",
         "last_played",
+        "letter",
+        "letter_provisional",
+        "letter_held",
     )
 
 

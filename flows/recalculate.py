@@ -29,6 +29,7 @@ from flows.lists import (
     period_context,
     publish,
     read_previous,
+    reference_system,
 )
 from flows.report import recalculation_report
 from flows.runtime import RunRecord, publish_markdown, say
@@ -59,8 +60,10 @@ def stale_lists(con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook)
             continue
         if source == "imported":
             continue  # an imported list is a given, not a computation
-        up_to = cutoff_for(rulebook.era_at(list_date).calendar, list_date)
-        if inputs_fingerprint(con, system, list_date, up_to) != inputs_hash:
+        era = rulebook.era_at(list_date)
+        up_to = cutoff_for(era.calendar, list_date)
+        reference = reference_system(era)
+        if inputs_fingerprint(con, system, list_date, up_to, reference) != inputs_hash:
             stale.append(StaleList(list_date, "its inputs changed since it was written"))
         elif rulebook_hash != rulebook.content_hash:
             stale.append(StaleList(list_date, "the rulebook changed since it was written"))

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from transforms.elo_list import ENTRY_BASES
+
 if TYPE_CHECKING:
     from flows.ingest import DeliveryOutcome
     from flows.lists import PeriodContext, WrittenList
@@ -91,9 +93,10 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
     changed = rows.filter(pl.col("games") > 0).with_columns(
         (pl.col("rating") - pl.col("frozen_rating")).alias("change")
     )
-    newcomers = rows.filter(pl.col("rating_basis").is_in(["entry", "arbiter"]))
+    newcomers = rows.filter(pl.col("rating_basis").is_in(ENTRY_BASES))
+    letters = context.era.letters is not None
     promotions = rows.filter(
-        pl.col("note").fill_null("").str.contains("category ")
+        pl.col("note").fill_null("").str.contains("letter " if letters else "category ")
         & pl.col("previous_category").is_not_null()
     )
     tournaments = published.variations.get_column("tournament_id").n_unique()
@@ -108,7 +111,8 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
         f"- players on the list: {rows.height}; rated in this period: {changed.height}; "
         f"in the national ranking: {int(rows.get_column('in_ranking').sum())}",
         f"- tournaments rated: {tournaments}; quarantined (not rated): {facts.quarantined.height}",
-        f"- new players: {newcomers.height}; category promotions: {promotions.height}",
+        f"- new players: {newcomers.height}; "
+        f"{'letter changes' if letters else 'category promotions'}: {promotions.height}",
     ]
     if changed.height:
         for title, order in (("Biggest gains", True), ("Biggest losses", False)):
@@ -132,7 +136,8 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
             for row in facts.quarantined.iter_rows(named=True)
         ]
     if promotions.height:
-        lines += ["", f"## Promotions ({promotions.height}, first {MAX_LISTED})"]
+        title = "Letter changes" if letters else "Promotions"
+        lines += ["", f"## {title} ({promotions.height}, first {MAX_LISTED})"]
         lines += [
             f"- {row['name']} ({row['player_id']}): {row['previous_category']} -> {row['category']}"
             for row in promotions.head(MAX_LISTED).iter_rows(named=True)

@@ -75,6 +75,7 @@ SELECT e.system, e.list_date, e.revision, e.scenario, e.player_id, e.name, e.rat
        e.rating_type, e.previous_rating, e.games, e.total_games, e.k, e.category, e.is_active,
        e.is_member, e.in_ranking, e.period_change, e.frozen_rating, e.rating_basis,
        e.previous_category, e.last_played, e.sex, e.birth_date, e.note,
+       e.letter, e.letter_provisional, e.letter_held,
        r.source, r.run_id, r.rulebook_hash, r.created_at
 FROM list_entry e
 JOIN list_revision r USING (system, scenario, list_date, revision);
@@ -84,6 +85,16 @@ CREATE OR REPLACE VIEW rating_list AS
 SELECT l.*
 FROM rating_list_revisions l
 JOIN list_revision_current c USING (system, scenario, list_date, revision);
+
+-- Public: the Elo Rapid letter of every player at every list date (latest official revisions):
+-- the label as published (D, or Dx while provisional), the letter held before, and whether it
+-- changed at that list (reached, or became definitive).
+CREATE OR REPLACE VIEW letter_history AS
+SELECT system, list_date, player_id, name, rating, letter, letter_provisional, letter_held,
+       category AS label, previous_category AS previous_label,
+       category IS DISTINCT FROM previous_category AS changed
+FROM rating_list
+WHERE letter IS NOT NULL;
 
 -- Public: per system, list date, tournament and player, latest official revision.
 CREATE OR REPLACE VIEW variation AS

@@ -6,13 +6,14 @@ Pure: the quarterly flow reads the warehouse and passes frames in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 import polars as pl
 
 from transforms.elo_period import (
     ENTRY_COLUMNS,
+    ENTRY_RATING_COLUMNS,
     GAME_COLUMNS,
     PLAYER_COLUMNS,
     PeriodResult,
@@ -28,8 +29,10 @@ from transforms.flags import (
 )
 from transforms.periods import assign_list_dates
 from transforms.rankings import rankings
+from transforms.rapid_letters import LETTER_COLUMNS, letter_label, letters_at_list, parse_labels
 from transforms.registry import DatedSnapshots
 from transforms.rulebook import Calendar, EloEra
+from transforms.validity import non_member_tournaments
 
 LIST_COLUMNS = [
     "player_id",
@@ -52,7 +55,15 @@ LIST_COLUMNS = [
     "is_member",
     "in_ranking",
     "note",
+    *LETTER_COLUMNS,
 ]
+# How a player who was on no list before entered it (the list notes and the report name them)
+ENTRY_BASES = ("entry", "arbiter", "fide_rapid", "fide_standard", "elo_italia")
+ENTRY_SOURCE_NAMES = {
+    "fide_rapid": "his FIDE rapid rating",
+    "fide_standard": "his FIDE standard rating",
+    "elo_italia": "his Elo Italia",
+}
 
 
 @dataclass(frozen=True)
@@ -67,18 +78,40 @@ class PeriodFacts:
     members: pl.DataFrame  # player_id of members for the list's year
     activity: pl.DataFrame  # player_id, last_played, is_active
     quarantined: pl.DataFrame  # tournaments of the period not rated, with a reason (report)
+    # player_id, elo_italia: the official Elo Italia list in force at the period start, for
+    # systems whose newcomers may enter with it (Elo Rapid); empty otherwise
+    reference_ratings: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"player_id": pl.Utf8, "elo_italia": pl.Int32})
+    )
 
 
-def period_players(facts: PeriodFacts) -> pl.DataFrame:
+def _entry_rating(era: EloEra) -> tuple[pl.Expr, pl.Expr]:
+    """A newcomer's rating from other lists, in the era's order of precedence (§2), and its
+    source; null when the era lists no source or none has a rating."""
+    sources = {
+        "fide_rapid": pl.col("fide_rapid_rating"),
+        "fide_standard": pl.col("fide_standard_rating"),
+        "elo_italia": pl.col("elo_italia"),
+    }
+    rating: pl.Expr = pl.lit(None, dtype=pl.Int32)
+    basis: pl.Expr = pl.lit(None, dtype=pl.Utf8)
+    for source in reversed(era.entry_precedence):
+        rating = pl.when(sources[source].is_not_null()).then(sources[source]).otherwise(rating)
+        basis = pl.when(sources[source].is_not_null()).then(pl.lit(source)).otherwise(basis)
+    return rating.cast(pl.Int32), basis
+
+
+def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
     """The engine's player frame: everyone on the previous list or in the period's tournaments.
 
     A player missing from the start snapshot (registered during the period) is read from the
     close snapshot; a player in no snapshot (foreign or unknown) carries the FIDE rating written
-    in the tournament file, if the file gives him a FIDE id.
+    in the tournament file, if the file gives him a FIDE id. Where the era gives newcomers a
+    rating from other lists (Elo Rapid), ``entry_rating`` carries it.
     """
     previous = facts.previous.select(
         "player_id",
-        pl.when(pl.col("rating_type") == "elo_italia")
+        pl.when(pl.col("rating_type") == era.system)
         .then(pl.col("rating"))
         .otherwise(None)
         .alias("list_rating"),
@@ -96,12 +129,14 @@ def period_players(facts: PeriodFacts) -> pl.DataFrame:
     start = facts.registry_start.select(
         "player_id",
         pl.col("fide_standard").alias("start_fide"),
+        pl.col("fide_rapid").alias("start_fide_rapid"),
         pl.col("category").alias("start_category"),
         pl.col("k_override").alias("start_k"),
     )
     close = facts.registry_close.select(
         "player_id",
         pl.col("fide_standard").alias("close_fide"),
+        pl.col("fide_rapid").alias("close_fide_rapid"),
         pl.col("category").alias("close_category"),
         pl.col("k_override").alias("close_k"),
         pl.lit(True).alias("registered_at_close"),
@@ -118,21 +153,32 @@ def period_players(facts: PeriodFacts) -> pl.DataFrame:
             how="left",
         )
         .join(close, on="player_id", how="left")
+        .join(facts.reference_ratings, on="player_id", how="left")
     )
     registered_at_start = pl.col("registered_at_start").fill_null(False)
     registered = registered_at_start | pl.col("registered_at_close").fill_null(False)
+    fide_at_start = (
+        pl.when(registered_at_start)
+        .then(pl.col("start_fide"))
+        .when(registered)
+        .then(pl.col("close_fide"))
+        .otherwise(pl.col("file_fide"))
+    )
+    entry_rating, entry_basis = _entry_rating(era)
     return (
-        joined.select(
+        joined.with_columns(
+            fide_at_start.alias("fide_standard_rating"),
+            pl.when(registered_at_start)
+            .then(pl.col("start_fide_rapid"))
+            .otherwise(pl.col("close_fide_rapid"))
+            .alias("fide_rapid_rating"),
+        )
+        .select(
             "player_id",
             pl.col("list_rating"),
             pl.col("on_list_as_fide").fill_null(False),
             pl.col("total_games").fill_null(0),
-            pl.when(registered_at_start)
-            .then(pl.col("start_fide"))
-            .when(registered)
-            .then(pl.col("close_fide"))
-            .otherwise(pl.col("file_fide"))
-            .alias("fide_start"),
+            pl.col("fide_standard_rating").alias("fide_start"),
             pl.when(registered)
             .then(pl.col("close_fide"))
             .otherwise(pl.col("file_fide"))
@@ -146,8 +192,10 @@ def period_players(facts: PeriodFacts) -> pl.DataFrame:
             .otherwise(pl.col("close_k"))
             .alias("k_override"),
             pl.col("arbiter_rating"),
+            entry_rating.alias("entry_rating"),
+            entry_basis.alias("entry_basis"),
         )
-        .cast(PLAYER_COLUMNS)
+        .cast({**PLAYER_COLUMNS, **ENTRY_RATING_COLUMNS})
         .sort("player_id")
     )  # type: ignore[arg-type]
 
@@ -165,6 +213,12 @@ def _list_notes(era: EloEra) -> pl.Expr:
         pl.when(pl.col("rating_basis") == "arbiter").then(
             pl.format("entered at the arbiter's rating {}", pl.col("frozen_rating"))
         ),
+        *[
+            pl.when(pl.col("rating_basis") == source).then(
+                pl.format(f"entered at {name} {{}}", pl.col("frozen_rating"))
+            )
+            for source, name in ENTRY_SOURCE_NAMES.items()
+        ],
         pl.when(pl.col("rating_basis") == "arbiter_reassignment").then(
             pl.format("raised to the arbiter's rating {}", pl.col("frozen_rating"))
         ),
@@ -174,17 +228,28 @@ def _list_notes(era: EloEra) -> pl.Expr:
         pl.when((pl.col("rating_type") == "fide") & (pl.col("rating_basis") != "fide")).then(
             pl.lit("now FIDE-rated: keeps only the FIDE rating")
         ),
-        pl.when((pl.col("rating_type") == "elo_italia") & (pl.col("rating_basis") == "fide")).then(
+        pl.when((pl.col("rating_type") == era.system) & (pl.col("rating_basis") == "fide")).then(
             pl.format("left the FIDE list: re-enters at {}", pl.col("rating"))
         ),
         pl.when(pl.col("k_is_zero") & (pl.col("games") > 0)).then(
             pl.lit("K = 0 in this era: the rating stays frozen")
         ),
-        pl.when(
-            category_rank(pl.col("category"), era)
-            > category_rank(pl.coalesce("previous_category", "start_category"), era)
-        ).then(pl.format("category {}", pl.col("category"))),
     ]
+    if era.category_kind == "letters":
+        changed = pl.col("category").ne_missing(pl.col("previous_category"))
+        notes.append(
+            pl.when(changed & pl.col("letter_provisional"))
+            .then(pl.format("letter {} (provisional)", pl.col("category")))
+            .when(changed)
+            .then(pl.format("letter {} now definitive", pl.col("category")))
+        )
+    else:
+        notes.append(
+            pl.when(
+                category_rank(pl.col("category"), era)
+                > category_rank(pl.coalesce("previous_category", "start_category"), era)
+            ).then(pl.format("category {}", pl.col("category")))
+        )
     return pl.concat_str(notes, separator="; ", ignore_nulls=True).replace("", None)
 
 
@@ -232,14 +297,28 @@ def assemble_list(
             (pl.col("k") == 0).alias("k_is_zero"),
         )
     )
-    ladder = ["rating_category", "registry_category", "start_category"]
-    if era.categories_never_lowered:
-        ladder.append("previous_category")
-    registered = pl.col("registry_category").is_not_null() | pl.col("start_category").is_not_null()
+    if era.letters is not None:  # categories.kind = "letters" (the rulebook checks both)
+        rows = letters_at_list(rows, facts.previous, era.letters).with_columns(
+            letter_label(pl.col("letter"), pl.col("letter_provisional"), era.letters).alias(
+                "category"
+            )
+        )
+    else:
+        ladder = ["rating_category", "registry_category", "start_category"]
+        if era.categories_never_lowered:
+            ladder.append("previous_category")
+        registered = (
+            pl.col("registry_category").is_not_null() | pl.col("start_category").is_not_null()
+        )
+        rows = letters_at_list(
+            rows.with_columns(
+                # national categories belong to registered players; foreign players have none
+                pl.when(registered).then(highest_category(ladder, era)).alias("category")
+            ),
+            facts.previous,
+            None,
+        )
     rows = rows.with_columns(
-        # national categories belong to registered players; foreign players have none
-        pl.when(registered).then(highest_category(ladder, era)).alias("category")
-    ).with_columns(
         (pl.col("is_active") & pl.col("is_member") & pl.col("rating").is_not_null()).alias(
             "in_ranking"
         ),
@@ -301,7 +380,7 @@ class PublishedList:
 def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
     """Run the period and publish: list rows, variations with notes, national rankings."""
     result = compute_period(
-        period_players(facts),
+        period_players(facts, era),
         facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS),  # type: ignore[arg-type]
         facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS),  # type: ignore[arg-type]
         era,
@@ -336,12 +415,25 @@ def imported_rows(
         "player_id", "name", "sex", "birth_date", pl.col("category").alias("registry_category")
     )
     member = members.select("player_id", pl.lit(True).alias("is_member")).unique()
+    if era.letters is not None:
+        # a letter list: the category column is the published label, D or Dx
+        letter, provisional, held = parse_labels(pl.col("category"), era.letters)
+        letter_columns = [
+            letter.alias("letter"),
+            provisional.alias("letter_provisional"),
+            held.alias("letter_held"),
+        ]
+    else:
+        letter_columns = [
+            pl.lit(None, dtype=dtype).alias(name) for name, dtype in LETTER_COLUMNS.items()
+        ]
     rows = (
         published.join(identity, on="player_id", how="left")
         .join(member, on="player_id", how="left")
         .with_columns(
+            *letter_columns,
             pl.col("rating").cast(pl.Int32),
-            pl.lit("elo_italia").alias("rating_type"),
+            pl.lit(era.system).alias("rating_type"),
             pl.lit(None, dtype=pl.Int32).alias("previous_rating"),
             pl.col("rating").cast(pl.Int32).alias("frozen_rating"),
             pl.lit("imported").alias("rating_basis"),
@@ -356,8 +448,11 @@ def imported_rows(
             pl.lit("imported from the published list").alias("note"),
         )
         .with_columns((pl.col("is_active") & pl.col("is_member")).alias("in_ranking"))
-        .with_columns(highest_category(["category", "registry_category"], era).alias("category"))
     )
+    if era.letters is None:
+        rows = rows.with_columns(
+            highest_category(["category", "registry_category"], era).alias("category")
+        )
     return rows.select(LIST_COLUMNS).sort("player_id")
 
 
@@ -448,29 +543,51 @@ def period_facts(
     list_date: date,
     ratings_day: date,
     era: EloEra,
+    reference_ratings: pl.DataFrame | None = None,
 ) -> PeriodFacts:
-    """What one list date reads (RULES.md §1.1, §1.2, §1.5); ``played_before`` holds each
-    player's last tournament of the earlier periods (for activity)."""
+    """What one list date reads (RULES.md §1.1, §1.2, §1.5, §2); ``played_before`` holds each
+    player's last tournament of the earlier periods (for activity); ``reference_ratings`` the
+    Elo Italia list a newcomer may enter with (Elo Rapid).
+
+    A tournament that breaks the era's membership condition is set aside here, with its reason,
+    among the period's quarantined tournaments.
+    """
     period = history.period(list_date)
     registry_close = history.registry.at(list_date)
+    memberships = history.memberships.at(list_date)
+    excluded = non_member_tournaments(period.entries, memberships, era.validity)
+    entries, games, quarantined = period.entries, period.games, period.quarantined
+    if excluded.height:
+        outside = excluded.get_column("tournament_id").implode()
+        entries = entries.filter(~pl.col("tournament_id").is_in(outside))
+        games = games.filter(~pl.col("tournament_id").is_in(outside))
+        set_aside = (
+            period.entries.select("tournament_id", "file_name", "received_on")
+            .unique("tournament_id")
+            .join(excluded, on="tournament_id")
+        )
+        quarantined = pl.concat([quarantined, set_aside.select(quarantined.columns)]).sort(
+            "tournament_id"
+        )
     # the previous list's last_played carries activity known before the warehouse's history
     # (an imported list) and keeps it across lists
     carried = previous.select("player_id", pl.col("last_played").alias("played_on")).drop_nulls()
     participations = last_played(
-        pl.concat([played_before, last_played(period.entries), carried.cast(played_before.schema)])
+        pl.concat([played_before, last_played(entries), carried.cast(played_before.schema)])
     )
     foreign = registry_close.select(
         "player_id", pl.col("last_fide_tournament").alias("played_on")
     ).drop_nulls()
-    return PeriodFacts(
+    facts = PeriodFacts(
         previous=previous,
-        entries=period.entries,
-        games=period.games,
+        entries=entries,
+        games=games,
         registry_start=history.registry.at(ratings_day),
         registry_close=registry_close,
-        members=history.memberships.at(list_date)
-        .filter(pl.col("year") == list_date.year)
-        .select("player_id"),
+        members=memberships.filter(pl.col("year") == list_date.year).select("player_id"),
         activity=activity(participations, foreign, list_date, era),
-        quarantined=period.quarantined,
+        quarantined=quarantined,
     )
+    if reference_ratings is None:
+        return facts
+    return replace(facts, reference_ratings=reference_ratings)

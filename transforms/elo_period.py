@@ -30,6 +30,12 @@ PLAYER_COLUMNS: dict[str, pl.DataType] = {
     "k_override": pl.Int32(),
     "arbiter_rating": pl.Int32(),
 }
+# Optional player columns (null when absent): a newcomer's rating taken from another list under
+# the era's entry precedence (Elo Rapid), and which list it came from.
+ENTRY_RATING_COLUMNS: dict[str, pl.DataType] = {
+    "entry_rating": pl.Int32(),
+    "entry_basis": pl.Utf8(),
+}
 ENTRY_COLUMNS: dict[str, pl.DataType] = {
     "tournament_id": pl.Utf8(),
     "player_id": pl.Utf8(),
@@ -84,8 +90,29 @@ def round_half_away(hundredths: pl.Expr) -> pl.Expr:
     return (pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)).cast(pl.Int32)
 
 
+def with_entry_ratings(players: pl.DataFrame) -> pl.DataFrame:
+    """The player frame with the optional entry-rating columns (null where not given)."""
+    missing = [
+        pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in ENTRY_RATING_COLUMNS.items()
+        if name not in players.columns
+    ]
+    return players.with_columns(missing) if missing else players
+
+
 def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
-    """The rating each player carries into the period's games, why, and his K (§1.2, §1.4)."""
+    """The rating each player carries into the period's games, why, and his K (§1.2, §1.4, §2).
+
+    In an era where FIDE holders leave the list (Elo Italia) a FIDE rating wins; otherwise
+    (Elo Rapid) a FIDE rating only reaches a newcomer through ``entry_rating``.
+    """
+    players = with_entry_ratings(players)
+    if not era.fide_holders_leave_list:
+        players = players.with_columns(
+            pl.lit(None, dtype=pl.Int32).alias("fide_start"),
+            pl.lit(None, dtype=pl.Int32).alias("fide_close"),
+            pl.lit(False).alias("on_list_as_fide"),
+        )
     theoretical = (
         pl.col("category")
         .fill_null(era.unregistered_category)
@@ -96,7 +123,11 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
         )
     )
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
-    listed = pl.max_horizontal("list_rating", "arbiter_rating")
+    listed = (
+        pl.max_horizontal("list_rating", "arbiter_rating")
+        if era.arbiter_raises_listed
+        else pl.col("list_rating")
+    )
     frozen = (
         pl.when(pl.col("fide_start").is_not_null())
         .then(pl.col("fide_start"))
@@ -106,6 +137,8 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
         .then(reentry)
         .when(pl.col("arbiter_rating").is_not_null())
         .then(pl.col("arbiter_rating"))
+        .when(pl.col("entry_rating").is_not_null())
+        .then(pl.col("entry_rating"))
         .otherwise(theoretical)
     ).cast(pl.Int32)
     basis = (
@@ -119,6 +152,8 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
         .then(pl.lit("fide_reentry"))
         .when(pl.col("arbiter_rating").is_not_null())
         .then(pl.lit("arbiter"))
+        .when(pl.col("entry_rating").is_not_null())
+        .then(pl.col("entry_basis").fill_null("entry"))
         .otherwise(pl.lit("entry"))
     )
     schedule = era.k
@@ -360,7 +395,7 @@ def _close(state: pl.DataFrame, variations: pl.DataFrame, era: EloEra) -> pl.Dat
             .alias("rating"),
             pl.when(pl.col("fide_close").is_not_null())
             .then(pl.lit("fide"))
-            .otherwise(pl.lit("elo_italia"))
+            .otherwise(pl.lit(era.system))
             .alias("rating_type"),
         )
         .select(RATING_COLUMNS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
+from datetime import date
 
 import polars as pl
 
@@ -16,7 +17,9 @@ from schemas.trf import TrfGame, TrfNational, TrfPlayer, TrfTournament
 from schemas.validation import validate
 from transforms.manifest import MANIFEST_FIELDS
 from transforms.matching import match_players
+from transforms.rulebook import Rulebook
 from transforms.trf import ParsedTrf
+from transforms.validity import size_reasons
 
 ACCEPTED = "accepted"
 QUARANTINED = "quarantined"
@@ -223,6 +226,23 @@ def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, p
     return header, problems_frame(warnings)
 
 
+def _size_problems(
+    parsed: ParsedTrf, header: dict[str, object], rulebook: Rulebook | None
+) -> pl.DataFrame:
+    """A tournament too small for its system (players, rounds) is not valid: one error each."""
+    played_on = header.get("end_date") or header.get("start_date") or header.get("received_on")
+    if rulebook is None or not isinstance(played_on, date):
+        return problems_frame([])
+    era = rulebook.era_at(max(played_on, rulebook.eras[0].effective_from))
+    rounds = int(header.get("rounds") or 0)  # type: ignore[call-overload]
+    return problems_frame(
+        [
+            problem(f"not valid for {rulebook.system}: {reason}", field=field, value=value)
+            for field, value, reason in size_reasons(parsed.players.height, rounds, era.validity)
+        ]
+    )
+
+
 def _tagged(problems: pl.DataFrame, source: str, file_name: str) -> pl.DataFrame:
     return problems.cast(PROBLEM_SCHEMA).with_columns(  # type: ignore[arg-type]
         pl.lit(source).alias("source"), pl.lit(file_name).alias("file_name")
@@ -241,11 +261,14 @@ def build_intake(
     merges: pl.DataFrame,
     national_federation: str,
     manifest_rejected: bool = False,
+    rulebook: Rulebook | None = None,
 ) -> TournamentIntake:
     """Parse, validate and match one tournament; quarantine it if anything is wrong.
 
     ``manifest_rejected`` says the manifest row itself had errors (reported with the
     manifest): the file is still parsed and kept, but the tournament is quarantined.
+    ``rulebook`` (of the tournament's system) gives the size conditions of a valid tournament
+    in the era in force when it was played (RULES.md §2: Elo Rapid).
     """
     tournament_id = str(manifest_row["tournament_id"])
     key = version_key(file_sha256, manifest_row)
@@ -280,6 +303,7 @@ def build_intake(
             _tagged(schema_problems, "trf", trf_name),
             _tagged(rating_problems, "manifest", manifest_name),
             _tagged(header_warnings, "trf", trf_name),
+            _tagged(_size_problems(parsed, header, rulebook), "trf", trf_name),
         ]
     )
     matched = match_players(entries, registry_identity, merges)

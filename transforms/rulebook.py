@@ -18,6 +18,9 @@ from typing import Any
 
 ROUNDING_MODES = ("half_away_from_zero",)
 RATINGS_SNAPSHOTS = ("period_start", "list_date")
+# Where a newcomer's entry rating may come from, in a rulebook's order of precedence (Elo Rapid)
+ENTRY_SOURCES = ("fide_rapid", "fide_standard", "elo_italia")
+CATEGORY_KINDS = ("national", "letters")
 
 
 class RulebookError(ValueError):
@@ -44,15 +47,37 @@ class KSchedule:
 
 
 @dataclass(frozen=True)
+class Validity:
+    """When a tournament counts for the list at all (Elo Rapid: 14 players, 6 rounds, members)."""
+
+    min_players: int
+    min_rounds: int
+    all_members: bool  # every player a member of the federation for the tournament's year
+
+
+@dataclass(frozen=True)
+class Letters:
+    """Elo Rapid letter bands: reached letters go up only, provisional until held enough."""
+
+    enabled: bool
+    bands: tuple[tuple[str, int], ...]  # (letter, lowest rating), highest band first
+    definitive_after: int  # list dates at which the rating qualified for the letter
+    provisional_mark: str
+
+
+@dataclass(frozen=True)
 class EloEra:
     """The values of one era of an FSI Elo system, fully merged and checked."""
 
+    system: str
     effective_from: date
     note: str
     calendar: Calendar
     entry_ratings: dict[str, int]
     theoretical_ratings: dict[str, int]
     unregistered_category: str
+    entry_precedence: tuple[str, ...]  # ENTRY_SOURCES tried for a newcomer, after the arbiter
+    arbiter_raises_listed: bool  # a later arbiter rating above the listed one replaces it
     ratings_snapshot: str  # which registry snapshot gives the ratings carried into games
     expected_bands: tuple[tuple[int, int], ...]  # (lowest |D|, expected score in hundredths)
     difference_cap: int  # 0 = no cap
@@ -61,6 +86,7 @@ class EloEra:
     group_size: int
     group_min_k: int
     rounding: str
+    fide_holders_leave_list: bool  # §1.3/§1.5: FIDE-rated players are rated by FIDE only
     fide_minimum: int
     activity_months: int
     foreign_fide_tournaments: bool
@@ -68,6 +94,9 @@ class EloEra:
     category_order: tuple[str, ...]
     category_thresholds: dict[str, int]
     categories_never_lowered: bool
+    category_kind: str  # what the list's category column shows: national categories or letters
+    letters: Letters | None
+    validity: Validity
 
 
 @dataclass(frozen=True)
@@ -137,9 +166,9 @@ class _Reader:
             raise self.fail(key, f"must be non-empty text, not {value!r}")
         return value
 
-    def ratings(self, key: str) -> dict[str, int]:
+    def ratings(self, key: str, allow_empty: bool = False) -> dict[str, int]:
         value = self.get(key)
-        if not isinstance(value, dict) or not value:
+        if not isinstance(value, dict) or not (value or allow_empty):
             raise self.fail(key, "must be a table of category = rating")
         for category, rating in value.items():
             if isinstance(rating, bool) or not isinstance(rating, int) or not 0 < rating < 3500:
@@ -186,7 +215,49 @@ def _expected_bands(tables: dict[str, Any], name: str, reader: _Reader) -> tuple
     return tuple(bands)
 
 
-def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
+def _letters(reader: _Reader) -> Letters | None:
+    if "letters" not in reader.values:
+        return None
+    raw_bands = reader.get("letters.bands")
+    if not isinstance(raw_bands, list) or not raw_bands:
+        raise reader.fail("letters.bands", "must be a list of [letter, lowest rating]")
+    bands = []
+    for band in raw_bands:
+        if not (
+            isinstance(band, list)
+            and len(band) == 2
+            and isinstance(band[0], str)
+            and band[0]
+            and isinstance(band[1], int)
+            and not isinstance(band[1], bool)
+        ):
+            raise reader.fail("letters.bands", f'has {band!r}; write ["D", 1800]')
+        bands.append((band[0], band[1]))
+    lows = [low for _, low in bands]
+    if lows != sorted(lows, reverse=True) or len(set(lows)) != len(lows) or lows[-1] != 0:
+        raise reader.fail(
+            "letters.bands", "must run from the highest band down to one starting at 0"
+        )
+    if len({letter for letter, _ in bands}) != len(bands):
+        raise reader.fail("letters.bands", "names a letter twice")
+    return Letters(
+        enabled=reader.flag("letters.enabled"),
+        bands=tuple(bands),
+        definitive_after=reader.integer("letters.definitive_after", 1, 100),
+        provisional_mark=reader.text("letters.provisional_mark"),
+    )
+
+
+def _entry_precedence(reader: _Reader) -> tuple[str, ...]:
+    sources = reader.get("ratings.entry_precedence")
+    if not isinstance(sources, list) or any(source not in ENTRY_SOURCES for source in sources):
+        raise reader.fail("ratings.entry_precedence", f"must list some of {ENTRY_SOURCES}")
+    if len(set(sources)) != len(sources):
+        raise reader.fail("ratings.entry_precedence", "names a source twice")
+    return tuple(sources)
+
+
+def _era(values: dict[str, Any], tables: dict[str, Any], where: str, system: str) -> EloEra:
     reader = _Reader(values, where)
     list_dates = _month_days(reader, "calendar.list_dates")
     cutoffs = _month_days(reader, "calendar.cutoffs")
@@ -195,7 +266,13 @@ def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
     order = tuple(reader.get("categories.order"))
     entry = reader.ratings("ratings.entry")
     theoretical = reader.ratings("ratings.theoretical")
-    thresholds = reader.ratings("categories.thresholds")
+    kind = reader.text("categories.kind")
+    if kind not in CATEGORY_KINDS:
+        raise reader.fail("categories.kind", f"must be one of {CATEGORY_KINDS}")
+    thresholds = reader.ratings("categories.thresholds", allow_empty=kind == "letters")
+    letters = _letters(reader)
+    if (kind == "letters") != (letters is not None):
+        raise reader.fail("letters", 'is needed exactly when categories.kind is "letters"')
     for key, table in (
         ("ratings.entry", entry),
         ("ratings.theoretical", theoretical),
@@ -217,12 +294,15 @@ def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
     if not isinstance(effective_from, date):
         raise reader.fail("effective_from", "must be a date written YYYY-MM-DD")
     return EloEra(
+        system=system,
         effective_from=effective_from,
         note=str(values.get("note", "")),
         calendar=Calendar(list_dates=list_dates, cutoffs=cutoffs),
         entry_ratings=entry,
         theoretical_ratings=theoretical,
         unregistered_category=unregistered,
+        entry_precedence=_entry_precedence(reader),
+        arbiter_raises_listed=reader.flag("ratings.arbiter_raises_listed"),
         ratings_snapshot=snapshot,
         expected_bands=_expected_bands(tables, reader.text("expected.table"), reader),
         difference_cap=reader.integer("expected.difference_cap", 0, 3000),
@@ -239,6 +319,7 @@ def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
         group_size=reader.integer("groups.size", 1, 100),
         group_min_k=reader.integer("groups.min_k", 0, 100),
         rounding=rounding,
+        fide_holders_leave_list=reader.flag("fide.holders_leave_list"),
         fide_minimum=reader.integer("fide.minimum", 1, 3000),
         activity_months=reader.integer("flags.activity_months", 1, 240),
         foreign_fide_tournaments=reader.flag("flags.foreign_fide_tournaments"),
@@ -246,6 +327,13 @@ def _era(values: dict[str, Any], tables: dict[str, Any], where: str) -> EloEra:
         category_order=order,
         category_thresholds=thresholds,
         categories_never_lowered=reader.flag("categories.never_lowered"),
+        category_kind=kind,
+        letters=letters,
+        validity=Validity(
+            min_players=reader.integer("validity.min_players", 0, 10_000),
+            min_rounds=reader.integer("validity.min_rounds", 0, 1_000),
+            all_members=reader.flag("validity.all_members"),
+        ),
     )
 
 
@@ -266,7 +354,7 @@ def parse_rulebook(content: bytes, source: str = "<memory>") -> Rulebook:
         merged = _merge(merged, raw)
         merged["note"] = raw.get("note", "")
         where = f"{source}: era {index + 1} ({raw.get('effective_from', 'no date')})"
-        eras.append(_era(merged, tables, where))
+        eras.append(_era(merged, tables, where, system))
     starts = [era.effective_from for era in eras]
     if starts != sorted(starts) or len(set(starts)) != len(starts):
         raise RulebookError(f"{source}: eras must have distinct effective_from dates, in order")

@@ -1,7 +1,7 @@
 -- Entries of every accepted tournament of a system received up to a date (latest versions,
 -- analyst merges applied). Points: the file's column, else the sum of the round scores.
 SELECT p.tournament_id, p.version AS tournament_version, p.player_id, p.start_number, p.name,
-       coalesce(p.points, s.score_sum) AS points, t.start_date, t.end_date, t.received_on,
+       coalesce(p.points, s.score_sum) AS points, t.start_date, t.end_date, t.received_on, t.file_name,
        p.arbiter_rating, p.rating_in_file, p.fide_id, p.match_method
 FROM tournament_player p
 JOIN tournament t USING (tournament_id, version)

@@ -12,6 +12,7 @@ latest AS (
     LIMIT 1
 )
 SELECT e.list_date, e.revision, e.scenario, e.player_id, e.rating, e.rating_type,
-       e.total_games, e.category, e.last_played
+       e.total_games, e.category, e.last_played, e.letter, e.letter_provisional,
+       e.letter_held
 FROM list_entry e
 JOIN latest USING (system, scenario, list_date, revision)
