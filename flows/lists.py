@@ -38,6 +38,7 @@ from transforms.elo_list import (
 )
 from transforms.periods import is_list_date, previous_list_date, ratings_day, receipt_window
 from transforms.rankings import rankings
+from transforms.rapid_letters import label_problems, normalise_labels
 from transforms.registry import type_published_list
 from transforms.rulebook import (
     EloEra,
@@ -400,6 +401,16 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
     )
     source = read_csv_text(Path(file))
     rows, problems = checked_csv(source, type_published_list, PublishedListRow)
+    if era.letters is not None and rows.height:
+        rows = rows.with_columns(normalise_labels(pl.col("category"), era.letters))
+        wrong = label_problems(rows, era.letters)
+        rows = rows.filter(~pl.col("line_no").is_in(wrong.get_column("line_no").implode()))
+        tagged = wrong.with_columns(
+            pl.lit(source.file.name).alias("file_name"),
+            pl.lit(source.file.sha256).alias("file_sha256"),
+            pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+        )
+        problems = pl.concat([problems, tagged.select(problems.columns)], how="vertical_relaxed")
     problems = problems.with_columns(pl.lit("list").alias("source"))
     run.input_checksums = {str(source.file.path): source.file.sha256}
     key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}

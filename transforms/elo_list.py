@@ -60,9 +60,9 @@ LIST_COLUMNS = [
 # How a player who was on no list before entered it (the list notes and the report name them)
 ENTRY_BASES = ("entry", "arbiter", "fide_rapid", "fide_standard", "elo_italia")
 ENTRY_SOURCE_NAMES = {
-    "fide_rapid": "his FIDE rapid rating",
-    "fide_standard": "his FIDE standard rating",
-    "elo_italia": "his Elo Italia",
+    "fide_rapid": "the FIDE rapid rating",
+    "fide_standard": "the FIDE standard rating",
+    "elo_italia": "the Elo Italia rating",
 }
 
 

@@ -107,3 +107,35 @@ def parse_labels(label: pl.Expr, letters: Letters) -> tuple[pl.Expr, pl.Expr, pl
     held = pl.when(label.is_null()).then(None).when(provisional).then(1)
     held = held.otherwise(letters.definitive_after).cast(pl.Int32)
     return letter, pl.when(label.is_not_null()).then(provisional), held
+
+
+def label_problems(rows: pl.DataFrame, letters: Letters) -> pl.DataFrame:
+    """Rows (``line_no``, ``category``) of a published letter list whose category is not a
+    letter of the bands, with or without the provisional mark: one error each."""
+    known = [name for name, _ in letters.bands]
+    labels = known + [name + letters.provisional_mark for name in known]
+    return rows.filter(pl.col("category").is_not_null() & ~pl.col("category").is_in(labels)).select(
+        pl.col("line_no").cast(pl.Int32),
+        pl.lit("category").alias("field"),
+        pl.col("category").alias("value"),
+        pl.format(
+            "'{}' is not a letter of this list ({}, provisional with '{}')",
+            pl.col("category"),
+            pl.lit(", ".join(known)),
+            pl.lit(letters.provisional_mark),
+        ).alias("reason"),
+        pl.lit("error").alias("severity"),
+    )
+
+
+def normalise_labels(label: pl.Expr, letters: Letters) -> pl.Expr:
+    """A label as typed in a file (``dx``, ``DX``) written as the list shows it (``Dx``)."""
+    mark = letters.provisional_mark
+    marked = (label.str.len_chars() > len(mark)) & label.str.to_lowercase().str.ends_with(
+        mark.lower()
+    )
+    return (
+        pl.when(marked)
+        .then(label.str.head(-len(mark)).str.to_uppercase() + mark)
+        .otherwise(label.str.to_uppercase())
+    )

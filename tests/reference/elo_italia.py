@@ -1,4 +1,6 @@
-"""A slow, obviously correct reference of one FSI Elo Italia period (RULES.md §1).
+"""A slow, obviously correct reference of one FSI Elo period: Elo Italia (RULES.md §1) and Elo
+Rapid (§2), which differs only where its rulebook says so (FIDE holders stay on the list, a
+newcomer may enter with a rating from another list, no arbiter re-assignment of listed players).
 
 Written with plain loops and dicts straight from the rules, independently of the engine in
 ``transforms/elo_period.py``: only the rulebook dataclasses are shared. Scores are integer
@@ -21,6 +23,10 @@ The semantics, in the order they are applied:
    plus the rounded sum of the applied V of the earlier groups.
 7. The period sum is rounded once, halves away from zero.
 8. At the close a FIDE rating wins; a player who lost FIDE re-enters at the minimum - 1.
+
+In an era where FIDE holders do not leave the list (Elo Rapid) steps 1, 2 and 8 ignore FIDE
+ratings; a newcomer without arbiter rating takes ``entry_rating`` (its source in
+``entry_basis``) when given, before the theoretical rating.
 """
 
 from __future__ import annotations
@@ -80,19 +86,27 @@ def expected_score(own: int, opponent: int, era: EloEra) -> int:
     return 100 - pd
 
 
+def fide_start(player: Row, era: EloEra) -> int | None:
+    """The FIDE rating that takes the player off the list, in eras where one does."""
+    return player["fide_start"] if era.fide_holders_leave_list else None
+
+
 def frozen_rating(player: Row, era: EloEra) -> tuple[int, str]:
     """The rating the player carries into every game of the period, and where it comes from."""
-    if player["fide_start"] is not None:
-        return player["fide_start"], "fide"
+    fide = fide_start(player, era)
+    if fide is not None:
+        return fide, "fide"
     if player["list_rating"] is not None:
         arbiter = player["arbiter_rating"]
-        if arbiter is not None and arbiter > player["list_rating"]:
+        if era.arbiter_raises_listed and arbiter is not None and arbiter > player["list_rating"]:
             return arbiter, "arbiter_reassignment"
         return player["list_rating"], "list"
-    if player["on_list_as_fide"]:
+    if era.fide_holders_leave_list and player["on_list_as_fide"]:
         return era.fide_minimum - 1, "fide_reentry"
     if player["arbiter_rating"] is not None:
         return player["arbiter_rating"], "arbiter"
+    if player.get("entry_rating") is not None:
+        return player["entry_rating"], player.get("entry_basis") or "entry"
     category = player["category"]
     if category is None:
         category = era.unregistered_category
@@ -152,7 +166,7 @@ def reference_period(
     counted: dict[tuple[str, str], list[Row]] = {}
     for game in games:
         pid = game["player_id"]
-        if by_id[pid]["fide_start"] is not None:
+        if fide_start(by_id[pid], era) is not None:
             continue  # FIDE-rated at the start: no counted game
         counted.setdefault((game["tournament_id"], pid), []).append(game)
 
@@ -235,12 +249,12 @@ def reference_period(
     ratings: list[Row] = []
     for pid, player in by_id.items():
         change = round_hundredths(sums[pid])
-        if player["fide_close"] is not None:
+        if era.fide_holders_leave_list and player["fide_close"] is not None:
             rating_type, rating = "fide", player["fide_close"]
-        elif player["fide_start"] is not None:
-            rating_type, rating = "elo_italia", era.fide_minimum - 1
+        elif fide_start(player, era) is not None:
+            rating_type, rating = era.system, era.fide_minimum - 1
         else:
-            rating_type, rating = "elo_italia", frozen[pid] + change
+            rating_type, rating = era.system, frozen[pid] + change
         ratings.append(
             {
                 "player_id": pid,

@@ -41,7 +41,10 @@ PLAYER_SCHEMA: dict[str, Any] = {
     "category": pl.Utf8,
     "k_override": pl.Int32,
     "arbiter_rating": pl.Int32,
+    "entry_rating": pl.Int32,  # Elo Rapid: a newcomer's rating taken from another list
+    "entry_basis": pl.Utf8,
 }
+ENTRY_SOURCES = ("fide_rapid", "fide_standard", "elo_italia")
 ENTRY_SCHEMA: dict[str, Any] = {
     "tournament_id": pl.Utf8,
     "player_id": pl.Utf8,
@@ -126,15 +129,23 @@ def elo_italia_rulebook() -> Rulebook:
     return parse_rulebook(path.read_bytes(), str(path))
 
 
+def elo_rapid_rulebook() -> Rulebook:
+    path = default_rulebook_path("elo_rapid")
+    return parse_rulebook(path.read_bytes(), str(path))
+
+
 def era_choices() -> list[tuple[str, EloEra]]:
     """The real eras that change the computation, then synthetic variants of the 2009 era."""
     book = elo_italia_rulebook()
+    rapid = elo_rapid_rulebook()
     real = [
         ("2009-07-01 cap 400", book.era_at(date(2009, 7, 1))),
         ("1990-01-01 no cap, no groups", book.era_at(date(1990, 1, 1))),
         ("1998-06-01 groups, no cap", book.era_at(date(1998, 6, 1))),
         ("2006-04-01 cap 350", book.era_at(date(2006, 4, 1))),
         ("2021-01-01 K=0", book.era_at(date(2021, 1, 1))),
+        ("rapid 2009-07-01 cap 400", rapid.era_at(date(2009, 7, 1))),
+        ("rapid 1990-01-01 no cap", rapid.era_at(date(1990, 1, 1))),
     ]
     base = real[0][1]
     synthetic = [
@@ -239,6 +250,8 @@ def _player(choose: Chooser, shape: Shape) -> dict[str, Any]:
         "category": None,
         "k_override": None,
         "arbiter_rating": None,
+        "entry_rating": None,
+        "entry_basis": None,
     }
     kinds = ["list", "new", "fide", "reentry", "foreign"]
     if not shape.allow_fide:
@@ -256,6 +269,9 @@ def _player(choose: Chooser, shape: Shape) -> dict[str, Any]:
     elif kind == "new":
         if choose.chance(70):
             row["category"] = CATEGORIES[choose.integer(0, len(CATEGORIES) - 1)]
+        if choose.chance(50):  # Elo Rapid: enters with a rating from another list
+            row["entry_rating"] = _rating(choose, 1000, 2600)
+            row["entry_basis"] = ENTRY_SOURCES[choose.integer(0, len(ENTRY_SOURCES) - 1)]
     elif kind == "fide":
         row["fide_start"] = _rating(choose, 1000, 2700)
         row["on_list_as_fide"] = choose.chance(80)

@@ -1,0 +1,106 @@
+"""Elo Rapid end to end: validity at ingest, rapid lists with letters, idempotent replays."""
+
+from datetime import date
+
+import pytest
+
+from flows.warehouse import Warehouse
+
+pytestmark = pytest.mark.usefixtures("prefect_server")
+
+FIRST, LAST = date(2019, 4, 1), date(2020, 1, 1)
+
+
+def test_rapid_lists_have_letters_that_only_go_up(season_warehouse):
+    from flows.lists import quarterly_flow
+    from flows.recalculate import recalculate_flow
+
+    warehouse = str(season_warehouse(2019))
+    recalculate_flow("elo_italia", warehouse, FIRST, LAST)  # rapid newcomers may enter with it
+    assert recalculate_flow("elo_rapid", warehouse, FIRST, LAST)["new_revisions"] == 4
+    # the same inputs give nothing new, from either flow
+    assert recalculate_flow("elo_rapid", warehouse, FIRST, LAST)["new_revisions"] == 0
+    assert quarterly_flow("elo_rapid", LAST, warehouse)["new_revision"] == 0
+
+    with Warehouse(warehouse).reader() as con:
+        rows = con.sql(
+            "SELECT list_date, player_id, rating, rating_type, category, letter, "
+            "letter_provisional, letter_held FROM rating_list WHERE system = 'elo_rapid' "
+            "ORDER BY player_id, list_date"
+        ).pl()
+        history = con.sql("SELECT * FROM letter_history ORDER BY player_id, list_date").pl()
+        bases = dict(
+            con.sql(
+                "SELECT rating_basis, count(*) FROM rating_list WHERE system = 'elo_rapid' "
+                "GROUP BY ALL"
+            ).fetchall()
+        )
+        rapid_in_italia = con.sql(
+            "SELECT count(*) FROM variation v JOIN tournament t USING (tournament_id) "
+            "WHERE v.system = 'elo_italia' AND t.system = 'elo_rapid'"
+        ).fetchall()[0][0]
+    assert rows.height > 0 and rapid_in_italia == 0
+    assert set(rows.get_column("rating_type")) == {"elo_rapid"}
+    # every player has a letter (lists after 2006-01-01), shown as the category: D or Dx
+    assert rows.get_column("letter").null_count() == 0
+    for row in rows.iter_rows(named=True):
+        expected = row["letter"] + ("x" if row["letter_provisional"] else "")
+        assert row["category"] == expected
+        assert row["letter_provisional"] == (row["letter_held"] < 2)
+    # letters never go down from one list date to the next
+    order = "GFEDCBA"
+    for _, player_rows in rows.group_by("player_id"):
+        ranks = [order.index(letter) for letter in player_rows.sort("list_date")["letter"]]
+        assert ranks == sorted(ranks)
+    assert history.height == rows.height  # the letter history: one row per player and list
+    assert history.filter(history["changed"]).height > 0
+    # newcomers entered through the precedence of the rulebook
+    assert {"fide_rapid", "elo_italia", "entry"} <= set(bases)
+
+
+def test_too_small_rapid_tournaments_are_quarantined_with_the_reason(season_warehouse):
+    warehouse = str(season_warehouse(2019))
+    with Warehouse(warehouse).reader() as con:
+        reasons = con.sql(
+            "SELECT r.tournament_id, r.field, r.reason FROM rejection r "
+            "JOIN tournament t USING (tournament_id) "
+            "WHERE t.system = 'elo_rapid' AND t.status = 'quarantined' ORDER BY ALL"
+        ).fetchall()
+    assert [(field, reason) for _, field, reason in reasons] == [
+        ("players", "not valid for elo_rapid: 13 players, at least 14 required"),
+        ("rounds", "not valid for elo_rapid: 5 rounds, at least 6 required"),
+    ]
+
+
+def test_an_imported_rapid_list_keeps_its_letters_and_refuses_unknown_ones(tmp_path):
+    from flows.lists import import_list_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    listing = tmp_path / "elo_rapid.csv"
+    listing.write_text(
+        "player_id,rating,games,k,category,last_played\n"
+        "100001,1850,45,15,Dx,2018-05-20\n"
+        "100002,1620,80,15,E,2018-06-01\n"
+        "100003,1500,12,30,Q,2018-06-01\n",
+        encoding="utf-8",
+    )
+    counts = import_list_flow(str(listing), "elo_rapid", date(2019, 1, 1), warehouse)
+    assert counts == {"players": 2, "rejections_new": 1}
+    with Warehouse(warehouse).reader() as con:
+        listed = con.sql(
+            "SELECT player_id, rating_type, category, letter, letter_provisional, letter_held "
+            "FROM rating_list ORDER BY player_id"
+        ).fetchall()
+        reasons = con.sql("SELECT line_no, field, reason FROM rejection").fetchall()
+    # a provisional letter was held once, a definitive one at least the 2 list dates required
+    assert listed == [
+        ("100001", "elo_rapid", "Dx", "D", True, 1),
+        ("100002", "elo_rapid", "E", "E", False, 2),
+    ]
+    assert reasons == [
+        (
+            4,
+            "category",
+            "'Q' is not a letter of this list (A, B, C, D, E, F, G, provisional with 'x')",
+        )
+    ]
