@@ -70,8 +70,8 @@ def ranking_text(warehouse: str, system: str, top: int = 10) -> str:
         )["day"][0]
     lines = [f"\nTop {top} of the {system} overall ranking, list of {latest}:"]
     lines += [
-        f"  {position:>3}. {name:<36} {rating:>5}  ({player_id})"
-        for position, player_id, name, rating in leaders.rows()
+        f"  {position:>3}. {name:<36} {rating:>5}  {category or '':<3} ({player_id})"
+        for position, player_id, name, rating, category in leaders.rows()
     ]
     return "\n".join(lines)
 
