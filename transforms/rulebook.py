@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -128,8 +129,10 @@ def _merge(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-class _Reader:
+class EraReader:
     """Typed access to one merged era, with errors that name the era and the key."""
+
+    # shared by every system's rulebook parser (``transforms/rubele_rulebook.py``)
 
     def __init__(self, values: dict[str, Any], where: str) -> None:
         self.values = values
@@ -166,17 +169,19 @@ class _Reader:
             raise self.fail(key, f"must be non-empty text, not {value!r}")
         return value
 
-    def ratings(self, key: str, allow_empty: bool = False) -> dict[str, int]:
+    def ratings(
+        self, key: str, allow_empty: bool = False, maximum: int = 3500
+    ) -> dict[str, int]:
         value = self.get(key)
         if not isinstance(value, dict) or not (value or allow_empty):
             raise self.fail(key, "must be a table of category = rating")
         for category, rating in value.items():
-            if isinstance(rating, bool) or not isinstance(rating, int) or not 0 < rating < 3500:
+            if isinstance(rating, bool) or not isinstance(rating, int) or not 0 < rating < maximum:
                 raise self.fail(f"{key}.{category}", f"must be a rating, not {rating!r}")
         return dict(value)
 
 
-def _month_days(reader: _Reader, key: str) -> tuple[tuple[int, int], ...]:
+def month_days(reader: EraReader, key: str) -> tuple[tuple[int, int], ...]:
     values = reader.get(key)
     if not isinstance(values, list) or not values:
         raise reader.fail(key, "must be a list of MM-DD")
@@ -191,7 +196,7 @@ def _month_days(reader: _Reader, key: str) -> tuple[tuple[int, int], ...]:
     return tuple(parsed)
 
 
-def _expected_bands(tables: dict[str, Any], name: str, reader: _Reader) -> tuple:
+def _expected_bands(tables: dict[str, Any], name: str, reader: EraReader) -> tuple:
     if name not in tables:
         raise reader.fail("expected.table", f"names {name!r}, which is not in [tables]")
     bands = []
@@ -215,7 +220,7 @@ def _expected_bands(tables: dict[str, Any], name: str, reader: _Reader) -> tuple
     return tuple(bands)
 
 
-def _letters(reader: _Reader) -> Letters | None:
+def _letters(reader: EraReader) -> Letters | None:
     if "letters" not in reader.values:
         return None
     raw_bands = reader.get("letters.bands")
@@ -248,7 +253,7 @@ def _letters(reader: _Reader) -> Letters | None:
     )
 
 
-def _entry_precedence(reader: _Reader) -> tuple[str, ...]:
+def _entry_precedence(reader: EraReader) -> tuple[str, ...]:
     sources = reader.get("ratings.entry_precedence")
     if not isinstance(sources, list) or any(source not in ENTRY_SOURCES for source in sources):
         raise reader.fail("ratings.entry_precedence", f"must list some of {ENTRY_SOURCES}")
@@ -257,10 +262,10 @@ def _entry_precedence(reader: _Reader) -> tuple[str, ...]:
     return tuple(sources)
 
 
-def _era(values: dict[str, Any], tables: dict[str, Any], where: str, system: str) -> EloEra:
-    reader = _Reader(values, where)
-    list_dates = _month_days(reader, "calendar.list_dates")
-    cutoffs = _month_days(reader, "calendar.cutoffs")
+def _era(reader: EraReader, tables: dict[str, Any], system: str) -> EloEra:
+    values = reader.values
+    list_dates = month_days(reader, "calendar.list_dates")
+    cutoffs = month_days(reader, "calendar.cutoffs")
     if len(list_dates) != len(cutoffs) or list(list_dates) != sorted(list_dates):
         raise reader.fail("calendar", "needs one cut-off per list date, list dates in order")
     order = tuple(reader.get("categories.order"))
@@ -337,8 +342,24 @@ def _era(values: dict[str, Any], tables: dict[str, Any], where: str, system: str
     )
 
 
-def parse_rulebook(content: bytes, source: str = "<memory>") -> Rulebook:
-    """Parse and check a rulebook; raises RulebookError naming the era and key at fault."""
+@dataclass(frozen=True)
+class ParsedEras:
+    """A rulebook file read and its eras merged and built: what every system's parser shares."""
+
+    system: str
+    title: str
+    eras: tuple[Any, ...]
+    content_hash: str
+    document: dict[str, Any]
+
+
+def parse_eras(
+    content: bytes,
+    source: str,
+    build: Callable[[EraReader, dict[str, Any], str], Any],
+) -> ParsedEras:
+    """Read a rulebook's TOML, merge each era onto the one before and ``build`` it (with a reader
+    that names the era in its errors); checks the eras' dates are distinct and in order."""
     try:
         document = tomllib.loads(content.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
@@ -354,15 +375,29 @@ def parse_rulebook(content: bytes, source: str = "<memory>") -> Rulebook:
         merged = _merge(merged, raw)
         merged["note"] = raw.get("note", "")
         where = f"{source}: era {index + 1} ({raw.get('effective_from', 'no date')})"
-        eras.append(_era(merged, tables, where, system))
+        eras.append(build(EraReader(merged, where), tables, system))
     starts = [era.effective_from for era in eras]
     if starts != sorted(starts) or len(set(starts)) != len(starts):
         raise RulebookError(f"{source}: eras must have distinct effective_from dates, in order")
-    return Rulebook(
+    return ParsedEras(
         system=system,
         title=str(document.get("title", system)),
         eras=tuple(eras),
         content_hash=hashlib.sha256(content).hexdigest(),
+        document=document,
+    )
+
+
+def parse_rulebook(content: bytes, source: str = "<memory>") -> Rulebook:
+    """Parse and check an FSI Elo rulebook; raises RulebookError naming the era and key."""
+    parsed = parse_eras(
+        content, source, lambda reader, tables, system: _era(reader, tables, system)
+    )
+    return Rulebook(
+        system=parsed.system,
+        title=parsed.title,
+        eras=parsed.eras,
+        content_hash=parsed.content_hash,
         source=source,
     )
 

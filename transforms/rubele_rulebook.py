@@ -1,0 +1,220 @@
+"""Rulebooks of the FID Elo-Rubele capitals (RULES.md §3), one file per variant, in eras.
+
+Same file shape and loader as the FSI rulebooks (``transforms/rulebook.py``): an era names only
+what changes; every era is merged and checked once. A tournament is computed under the era in
+force on its end date (§4).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from transforms.rulebook import (
+    Calendar,
+    EraReader,
+    RulebookError,
+    month_days,
+    parse_eras,
+)
+
+EXPECTED_MODES = ("gauss", "banded")
+ROUNDING_MODES = ("half_up",)
+VARIANTS = ("italiana", "internazionale")
+
+
+@dataclass(frozen=True)
+class RubeleEra:
+    """The values of one era of one draughts variant, fully merged and checked."""
+
+    system: str
+    variant: str
+    effective_from: date
+    note: str
+    calendar: Calendar
+    band_low: int  # S changes at low (capital < low) and above high (capital > high)
+    band_high: int
+    s_below: int
+    s_between: int
+    s_above: int
+    expected_mode: str  # gauss: PA = Phi(d / scale); banded: a table of |d| bands
+    gauss_scale: float
+    expected_bands: tuple[tuple[int, float], ...]  # (lowest |d|, PA of the higher capital)
+    win_points: float  # what a win is worth in the computation (1: the 1 / ½ / 0 scale)
+    minimum: int  # a lower capital is raised to it (0: no minimum)
+    rounding: str
+    q: int  # anti-deflation term per valid tournament with a counted game
+    validity_factors: dict[int, float]  # validity percentage -> factor on V
+    debutant_capitals: dict[str, int]  # registry category -> entry capital
+    debutant_default: int  # every other category
+    category_order: tuple[str, ...]
+    category_thresholds: dict[str, int]
+    categories_never_lowered: bool
+    activity_months: int
+    youth_age: int
+
+    def s_for(self, capital: float) -> int:
+        """S for a capital before the tournament (the regulation's three bands)."""
+        if capital < self.band_low:
+            return self.s_below
+        if capital <= self.band_high:
+            return self.s_between
+        return self.s_above
+
+    def expected(self, difference: int) -> float:
+        """PA of one game for a player whose capital exceeds the opponent's by ``difference``."""
+        if self.expected_mode == "gauss":
+            return 0.5 * (1.0 + math.erf(difference / self.gauss_scale / math.sqrt(2.0)))
+        higher = self.expected_bands[0][1]
+        for start, score in self.expected_bands:
+            if abs(difference) >= start:
+                higher = score
+        return higher if difference >= 0 else 1.0 - higher
+
+
+@dataclass(frozen=True)
+class RubeleRulebook:
+    system: str
+    variant: str
+    title: str
+    eras: tuple[RubeleEra, ...]
+    content_hash: str
+    source: str
+
+    def era_at(self, on: date) -> RubeleEra:
+        in_force = [era for era in self.eras if era.effective_from <= on]
+        if not in_force:
+            raise RulebookError(
+                f"{self.system}: no era in force on {on} (the first starts "
+                f"{self.eras[0].effective_from})"
+            )
+        return in_force[-1]
+
+    def era_index(self, on: date) -> int:
+        """Position in ``eras`` of the era in force on ``on`` (the first era before it)."""
+        index = 0
+        for position, era in enumerate(self.eras):
+            if era.effective_from <= on:
+                index = position
+        return index
+
+
+def _banded(tables: dict[str, Any], name: str, reader: EraReader) -> tuple:
+    if name not in tables:
+        raise reader.fail("expected.table", f"names {name!r}, which is not in [tables]")
+    bands = []
+    previous_start, previous_score = -1, -1.0
+    for index, band in enumerate(tables[name]):
+        where = f"tables.{name}[{index}]"
+        if not (isinstance(band, list) and len(band) == 2):
+            raise RulebookError(f"{where} must be [lowest difference, expected points]")
+        start, score = int(band[0]), float(band[1])
+        if (index == 0 and start != 0) or start <= previous_start or not 0.5 <= score <= 1:
+            raise RulebookError(
+                f"{where}: bands start at 0 with rising differences, points from 0.5 to 1"
+            )
+        if score < previous_score:
+            raise RulebookError(f"{where}: expected points must not fall as |d| grows")
+        bands.append((start, score))
+        previous_start, previous_score = start, score
+    if not bands:
+        raise RulebookError(f"tables.{name} is empty")
+    return tuple(bands)
+
+
+def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> RubeleEra:
+    values = reader.values
+    variant = reader.text("variant")
+    if variant not in VARIANTS:
+        raise reader.fail("variant", f"must be one of {VARIANTS}")
+    list_dates = month_days(reader, "calendar.list_dates")
+    cutoffs = month_days(reader, "calendar.cutoffs")
+    if len(list_dates) != len(cutoffs) or list(list_dates) != sorted(list_dates):
+        raise reader.fail("calendar", "needs one cut-off per list date, list dates in order")
+    low = reader.integer("bands.low", 0, 20_000)
+    high = reader.integer("bands.high", 0, 20_000)
+    if high <= low:
+        raise reader.fail("bands.high", "must be above bands.low")
+    s_values = reader.get("bands.s")
+    if not (
+        isinstance(s_values, list)
+        and len(s_values) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in s_values)
+    ):
+        raise reader.fail("bands.s", "must be [S below low, S from low to high, S above high]")
+    mode = reader.text("expected.mode")
+    if mode not in EXPECTED_MODES:
+        raise reader.fail("expected.mode", f"must be one of {EXPECTED_MODES}")
+    scale = reader.get("expected.gauss_scale")
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or scale <= 0:
+        raise reader.fail("expected.gauss_scale", f"must be a positive number, not {scale!r}")
+    bands = _banded(tables, reader.text("expected.table"), reader) if mode == "banded" else ()
+    win = reader.get("points.win")
+    if isinstance(win, bool) or not isinstance(win, int | float) or win <= 0:
+        raise reader.fail("points.win", f"must be a positive number, not {win!r}")
+    rounding = reader.text("capital.rounding")
+    if rounding not in ROUNDING_MODES:
+        raise reader.fail("capital.rounding", f"must be one of {ROUNDING_MODES}")
+    raw_factors = reader.get("validity.factors")
+    if not isinstance(raw_factors, dict) or not raw_factors:
+        raise reader.fail("validity.factors", "must be a table of percentage = factor")
+    factors: dict[int, float] = {}
+    for percentage, factor in raw_factors.items():
+        if not str(percentage).isdigit() or not isinstance(factor, int | float) or factor < 0:
+            raise reader.fail(f"validity.factors.{percentage}", f"is not valid: {factor!r}")
+        factors[int(percentage)] = float(factor)
+    order = tuple(reader.get("categories.order"))
+    debutants = reader.ratings("debutants.capital", maximum=20_000)
+    thresholds = reader.ratings("categories.thresholds", maximum=20_000)
+    for key, table in (("debutants.capital", debutants), ("categories.thresholds", thresholds)):
+        unknown = sorted(set(table) - set(order))
+        if unknown:
+            raise reader.fail(key, f"names categories not in categories.order: {unknown}")
+    effective_from = values.get("effective_from")
+    if not isinstance(effective_from, date):
+        raise reader.fail("effective_from", "must be a date written YYYY-MM-DD")
+    return RubeleEra(
+        system=system,
+        variant=variant,
+        effective_from=effective_from,
+        note=str(values.get("note", "")),
+        calendar=Calendar(list_dates=list_dates, cutoffs=cutoffs),
+        band_low=low,
+        band_high=high,
+        s_below=s_values[0],
+        s_between=s_values[1],
+        s_above=s_values[2],
+        expected_mode=mode,
+        gauss_scale=float(scale),
+        expected_bands=bands,
+        win_points=float(win),
+        minimum=reader.integer("capital.minimum", 0, 20_000),
+        rounding=rounding,
+        q=reader.integer("anti_deflation.q", 0, 1_000),
+        validity_factors=factors,
+        debutant_capitals=debutants,
+        debutant_default=reader.integer("debutants.other", 1, 20_000),
+        category_order=order,
+        category_thresholds=thresholds,
+        categories_never_lowered=reader.flag("categories.never_lowered"),
+        activity_months=reader.integer("flags.activity_months", 1, 240),
+        youth_age=reader.integer("flags.youth_age", 1, 100),
+    )
+
+
+def parse_rubele_rulebook(content: bytes, source: str = "<memory>") -> RubeleRulebook:
+    """Parse and check an Elo-Rubele rulebook; errors name the era and the key at fault."""
+    parsed = parse_eras(content, source, _rubele_era)
+    variants = {era.variant for era in parsed.eras}
+    if len(variants) != 1:
+        raise RulebookError(f"{source}: every era must be of the same variant, not {variants}")
+    return RubeleRulebook(
+        system=parsed.system,
+        variant=variants.pop(),
+        title=parsed.title,
+        eras=parsed.eras,
+        content_hash=parsed.content_hash,
+        source=source,
+    )
