@@ -15,8 +15,11 @@ from datetime import date
 from pathlib import Path
 
 from flows.runtime import configure_prefect_environment
+from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 
 DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
+ALL_LIST_SYSTEMS = list(ALL_SYSTEMS)
+RUBELE_SYSTEMS = [system for system in ALL_SYSTEMS if system not in CHESS_SYSTEMS]
 
 
 def _iso_date(text: str) -> date:
@@ -79,6 +82,24 @@ def build_parser() -> argparse.ArgumentParser:
     registry.add_argument("--as-of", type=_iso_date, required=True, metavar="YYYY-MM-DD")
     _add_warehouse(registry)
 
+    fid_registry = verbs.add_parser(
+        "load-fid-registry",
+        help="load a FID (draughts) registry snapshot (players.csv + memberships.csv) as of a date",
+    )
+    fid_registry.add_argument("folder", type=_existing_dir, metavar="FOLDER")
+    fid_registry.add_argument("--as-of", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    _add_warehouse(fid_registry)
+
+    draughts = verbs.add_parser(
+        "ingest-draughts",
+        help="ingest draughts deliveries (tournaments.csv + games CSV files) from an inbox",
+        description="Every folder under INBOX holding a tournaments.csv is a draughts delivery "
+        "(format in the README). Bad rows are rejected with their reason and their tournaments "
+        "quarantined; the rest loads. Re-running the same inbox adds nothing.",
+    )
+    draughts.add_argument("inbox", type=_existing_dir, metavar="INBOX")
+    _add_warehouse(draughts)
+
     import_list = verbs.add_parser(
         "import-list",
         help="bootstrap a system from a published list (player_id,rating,games,k,category)",
@@ -95,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
         "registry as it stood, and writes the list, its variations and rankings in one "
         "transaction. Running it again on the same inputs writes nothing new.",
     )
-    quarterly.add_argument("--system", required=True, choices=["elo_italia", "elo_rapid"])
+    quarterly.add_argument("--system", required=True, choices=ALL_LIST_SYSTEMS)
     quarterly.add_argument("--list-date", type=_iso_date, required=True, metavar="YYYY-MM-DD")
     quarterly.add_argument(
         "--rulebook", default=None, metavar="TOML", help="rulebook file (default: data/rules/)"
@@ -109,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
         "earliest list whose inputs changed). Lists whose content does not change get no new "
         "revision. With --scenario NAME the lists are written beside the official ones.",
     )
-    recalculate.add_argument("--system", required=True, choices=["elo_italia", "elo_rapid"])
+    recalculate.add_argument("--system", required=True, choices=ALL_LIST_SYSTEMS)
     recalculate.add_argument("--from", dest="start", type=_iso_date, metavar="YYYY-MM-DD")
     recalculate.add_argument("--to", dest="end", type=_iso_date, metavar="YYYY-MM-DD")
     recalculate.add_argument("--stale", action="store_true", help="replay the stale lists")
@@ -157,6 +178,18 @@ def _run_load_registry(args: argparse.Namespace) -> None:
     load_registry_flow(args.folder, args.as_of, args.warehouse)
 
 
+def _run_load_fid_registry(args: argparse.Namespace) -> None:
+    from flows.draughts import load_fid_registry_flow
+
+    load_fid_registry_flow(args.folder, args.as_of, args.warehouse)
+
+
+def _run_ingest_draughts(args: argparse.Namespace) -> None:
+    from flows.draughts import ingest_draughts_flow
+
+    ingest_draughts_flow(args.inbox, args.warehouse)
+
+
 def _run_import_list(args: argparse.Namespace) -> None:
     from flows.lists import import_list_flow
 
@@ -164,6 +197,11 @@ def _run_import_list(args: argparse.Namespace) -> None:
 
 
 def _run_quarterly(args: argparse.Namespace) -> None:
+    if args.system in RUBELE_SYSTEMS:
+        from flows.draughts import rubele_quarterly_flow
+
+        rubele_quarterly_flow(args.system, args.list_date, args.warehouse, args.rulebook)
+        return
     from flows.lists import quarterly_flow
 
     quarterly_flow(args.system, args.list_date, args.warehouse, args.rulebook)
@@ -174,6 +212,15 @@ def _run_recalculate(args: argparse.Namespace) -> None:
 
     if not args.stale and (args.start is None or args.end is None):
         raise ValueError("give --from and --to, or --stale")
+    if args.system in RUBELE_SYSTEMS:
+        from flows.draughts import rubele_recalculate_flow
+
+        if args.stale:
+            raise ValueError("--stale is for the FSI lists; give --from and --to")
+        rubele_recalculate_flow(
+            args.system, args.warehouse, args.start, args.end, args.rulebook, args.scenario
+        )
+        return
     recalculate_flow(
         args.system,
         args.warehouse,
@@ -212,6 +259,8 @@ def _run_demo(args: argparse.Namespace) -> None:
 VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "ingest": _run_ingest,
     "load-registry": _run_load_registry,
+    "load-fid-registry": _run_load_fid_registry,
+    "ingest-draughts": _run_ingest_draughts,
     "import-list": _run_import_list,
     "quarterly": _run_quarterly,
     "recalculate": _run_recalculate,

@@ -70,7 +70,7 @@ def stale_lists(con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook)
     return stale
 
 
-def _diff_against(
+def diff_against(
     con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList, scenario: str
 ) -> pl.DataFrame | None:
     """Compare a new revision with the one it supersedes, or a scenario with the official list
@@ -167,7 +167,7 @@ def recalculate_flow(
             written = publish(con, run, context, facts)
             previous = as_previous(written)
             played = last_played(pl.concat([played, last_played(facts.entries)]))
-            diff = _diff_against(con, run, written, scenario) if written.written else None
+            diff = diff_against(con, run, written, scenario) if written.written else None
             results.append((written, diff))
             state = f"revision {written.revision}" if written.written else "unchanged"
             changed = f", {diff.height} players differ" if diff is not None and diff.height else ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -44,10 +46,38 @@ def checked_csv(
     )
 
 
-def _existing_load(con: duckdb.DuckDBPyConnection, as_of: date) -> tuple[str, str] | None:
+@dataclass(frozen=True)
+class RegistryKind:
+    """Which registry a snapshot belongs to: the FSI (chess) one or the FID (draughts) one."""
+
+    name: str  # for the run record and the report's key
+    title: str  # the report's heading
+    typer: Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]]
+    model: type
+    load_table: str
+    player_table: str
+    membership_table: str
+    sequence: str
+
+
+FSI_REGISTRY = RegistryKind(
+    "registry",
+    "Registry",
+    type_registry_players,
+    RegistryPlayer,
+    "registry_load",
+    "registry_player",
+    "registry_membership",
+    "registry_load_seq",
+)
+
+
+def _existing_load(
+    con: duckdb.DuckDBPyConnection, kind: RegistryKind, as_of: date
+) -> tuple[str, str] | None:
     rows = execute(
         con,
-        "SELECT players_sha256, memberships_sha256 FROM registry_load WHERE as_of = ? "
+        f"SELECT players_sha256, memberships_sha256 FROM {kind.load_table} WHERE as_of = ? "
         "ORDER BY load_id DESC LIMIT 1",
         [as_of],
     )
@@ -57,10 +87,15 @@ def _existing_load(con: duckdb.DuckDBPyConnection, as_of: date) -> tuple[str, st
 @flow(name="load-registry")
 def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
     """Load ``players.csv`` and ``memberships.csv`` from ``folder`` as the snapshot at ``as_of``."""
-    run = RunRecord(flow="load-registry", parameters={"folder": folder, "as_of": as_of})
+    return load_snapshot(FSI_REGISTRY, folder, as_of, warehouse)
+
+
+def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) -> dict[str, int]:
+    """A registry snapshot of ``kind`` into the warehouse (the same files twice: nothing new)."""
+    run = RunRecord(flow=f"load-{kind.name}", parameters={"folder": folder, "as_of": as_of})
     players_csv = read_csv_text(Path(folder) / PLAYERS_FILE)
     memberships_csv = read_csv_text(Path(folder) / MEMBERSHIPS_FILE)
-    players, player_problems = checked_csv(players_csv, type_registry_players, RegistryPlayer)
+    players, player_problems = checked_csv(players_csv, kind.typer, kind.model)
     memberships, membership_problems = checked_csv(memberships_csv, type_memberships, Membership)
     if memberships.height and players.height:
         orphans = memberships.join(players.select("player_id"), on="player_id", how="anti")
@@ -90,7 +125,7 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
     }
     with Warehouse(warehouse).transaction() as con:
         checksums = (players_csv.file.sha256, memberships_csv.file.sha256)
-        unchanged = _existing_load(con, as_of) == checksums
+        unchanged = _existing_load(con, kind, as_of) == checksums
         rejected, _ = record_problems(con, run.run_id, problems)
         if not unchanged:
             archive_files(
@@ -98,20 +133,20 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
                 run.run_id,
                 [(players_csv.file, "registry"), (memberships_csv.file, "registry")],
             )
-            load_id = scalar(con, "SELECT nextval('registry_load_seq')")
+            load_id = scalar(con, f"SELECT nextval('{kind.sequence}')")
             execute(
                 con,
-                "INSERT INTO registry_load VALUES (?, ?, ?, ?, ?, ?, ?, current_timestamp)",
+                f"INSERT INTO {kind.load_table} VALUES (?, ?, ?, ?, ?, ?, ?, current_timestamp)",
                 [load_id, as_of, *checksums, players.height, memberships.height, run.run_id],
             )
             insert_frame(
                 con,
-                "registry_player",
+                kind.player_table,
                 players.drop("line_no").with_columns(load_id=pl.lit(load_id)),
             )
             insert_frame(
                 con,
-                "registry_membership",
+                kind.membership_table,
                 memberships.drop("line_no").with_columns(load_id=pl.lit(load_id)),
             )
         run.counts = {
@@ -120,7 +155,7 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
             "rejections_new": rejected,
         }
         report = (
-            f"# Registry snapshot {as_of}\n\n"
+            f"# {kind.title} snapshot {as_of}\n\n"
             + (
                 "- unchanged: the same files were already loaded for this date\n"
                 if unchanged
@@ -129,7 +164,7 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
             + f"- rows rejected: {problems.height} (new: {rejected})\n"
         )
         run.write(con, "succeeded", report)
-    publish_markdown(report, key="registry-report")
+    publish_markdown(report, key=f"{kind.name}-report")
     say(report)
     return run.counts
 

@@ -62,6 +62,13 @@ WHERE m.load_id = (
     WHERE as_of = (SELECT max(as_of) FROM registry_load WHERE as_of <= d)
 );
 
+-- The FID (draughts) registry, as dated snapshots like the FSI one.
+CREATE OR REPLACE VIEW fid_registry_snapshot AS
+SELECT l.as_of, p.*
+FROM fid_registry_player p
+JOIN fid_registry_load l USING (load_id)
+QUALIFY l.load_id = max(l.load_id) OVER (PARTITION BY l.as_of);
+
 -- The revision in force of each official list (the latest one written).
 CREATE OR REPLACE VIEW list_revision_current AS
 SELECT *

@@ -1,0 +1,518 @@
+"""Draughts (FID Elo-Rubele) flows: the FID registry, draughts deliveries, and the lists of
+``rubele_italiana`` and ``rubele_internazionale`` (publish one list date, or replay a range).
+
+Tournaments share the chess tables (system = rubele_<variant>); lists share the list tables and
+the public views. The pure work is in ``transforms/draughts_csv.py``, ``transforms/rubele.py``
+and ``transforms/rubele_list.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import polars as pl
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.inputs import CsvInput, InputFile, read_csv_text, read_input_file
+from flows.lists import (
+    OFFICIAL,
+    ListError,
+    PeriodContext,
+    WrittenList,
+    read_previous,
+    write_list,
+)
+from flows.registry import RegistryKind, checked_csv, load_snapshot
+from flows.report import recalculation_report
+from flows.runtime import RunRecord, publish_markdown, say
+from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
+from flows.writes import archive_files, record_problems
+from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow, FidPlayer
+from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
+from schemas.problems import problem, problems_frame
+from transforms.draughts_csv import (
+    TOURNAMENTS_FILE,
+    both_sides,
+    draughts_entries,
+    game_problems,
+    type_draughts_games,
+    type_draughts_tournaments,
+    type_fid_players,
+)
+from transforms.elo_list import PublishedList
+from transforms.periods import is_list_date, list_dates_between, previous_list_date, receipt_window
+from transforms.registry import DatedSnapshots
+from transforms.rubele_list import RubeleFacts, build_rubele_list
+from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
+from transforms.rulebook import RulebookError, default_rulebook_path
+
+RUBELE_SYSTEMS = tuple(system for system in ALL_SYSTEMS if system not in CHESS_SYSTEMS)
+FID_REGISTRY = RegistryKind(
+    "fid-registry",
+    "FID registry",
+    type_fid_players,
+    FidPlayer,
+    "fid_registry_load",
+    "fid_registry_player",
+    "fid_registry_membership",
+    "fid_registry_load_seq",
+)
+
+
+def load_rubele_rulebook(system: str, path: str | None = None) -> RubeleRulebook:
+    if system not in RUBELE_SYSTEMS:
+        raise ListError(f"unknown system {system!r}; expected one of {', '.join(RUBELE_SYSTEMS)}")
+    source = Path(path) if path else default_rulebook_path(system)
+    if not source.is_file():
+        raise RulebookError(f"no rulebook at {source}")
+    rulebook = parse_rubele_rulebook(source.read_bytes(), source.name)
+    if rulebook.system != system:
+        raise RulebookError(f"{source.name} is the rulebook of {rulebook.system}, not {system}")
+    return rulebook
+
+
+@flow(name="load-fid-registry")
+def load_fid_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
+    """The FID registry (``players.csv``, ``memberships.csv``) as the snapshot at ``as_of``."""
+    return load_snapshot(FID_REGISTRY, folder, as_of, warehouse)
+
+
+# --------------------------------------------------------------------------- ingest
+
+
+@dataclass(frozen=True)
+class DraughtsDelivery:
+    """A folder holding ``tournaments.csv`` and the games files it names."""
+
+    folder: Path
+    tournaments: CsvInput
+    files: dict[str, InputFile]
+
+
+def discover_draughts_deliveries(inbox: Path) -> list[Path]:
+    if not inbox.is_dir():
+        raise FileNotFoundError(f"inbox {inbox} is not a folder")
+    return sorted(path.parent for path in inbox.rglob(TOURNAMENTS_FILE))
+
+
+def read_draughts_delivery(folder: Path) -> DraughtsDelivery:
+    listing = read_csv_text(folder / TOURNAMENTS_FILE)
+    files: dict[str, InputFile] = {}
+    if "file" in listing.rows.columns:
+        for name in listing.rows.get_column("file").drop_nulls().unique().to_list():
+            candidate = folder / name.strip()
+            if candidate.resolve().is_relative_to(folder.resolve()) and candidate.is_file():
+                files[name.strip()] = read_input_file(candidate)
+    return DraughtsDelivery(folder, listing, files)
+
+
+def _tagged(
+    problems: pl.DataFrame, source: str, file: InputFile, tournament: str | None
+) -> pl.DataFrame:
+    return problems.with_columns(
+        pl.lit(source).alias("source"),
+        pl.lit(file.name).alias("file_name"),
+        pl.lit(file.sha256).alias("file_sha256"),
+        pl.lit(tournament, dtype=pl.Utf8).alias("tournament_id"),
+    )
+
+
+def _version_key(row: dict[str, object], file_sha: str | None) -> str:
+    facts = "|".join(
+        str(row.get(name))
+        for name in ("variant", "start_date", "end_date", "validity", "received_on", "points_scale")
+    )
+    return hashlib.sha256(f"{file_sha}|{facts}".encode()).hexdigest()
+
+
+def ingest_delivery(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    delivery: DraughtsDelivery,
+    registered: pl.DataFrame,
+    versions: dict[str, tuple[int, set[str]]],
+) -> dict[str, int]:
+    """Check and store every tournament of one draughts delivery (a new version if changed)."""
+    counts = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
+    listing = delivery.tournaments
+    run.input_checksums[str(listing.file.path)] = listing.file.sha256
+    archive_files(con, run.run_id, [(listing.file, "draughts tournaments")])
+    _, problems = checked_csv(listing, type_draughts_tournaments, DraughtsTournamentRow)
+    counts["rejections"] += record_problems(
+        con, run.run_id, problems.with_columns(pl.lit("draughts tournaments").alias("source"))
+    )[0]
+    if listing.problems.height:
+        return counts
+    typed, _ = type_draughts_tournaments(listing.rows)
+    bad_lines = set(problems.get_column("line_no").drop_nulls().to_list())
+    for row in typed.iter_rows(named=True):  # one iteration per tournament, not per game
+        tournament_id, name = row["tournament_id"], row["file"]
+        if tournament_id is None or name is None:
+            continue  # nothing to attach a version to: the rejection says why
+        file = delivery.files.get(name)
+        status = "quarantined" if row["line_no"] in bad_lines else "accepted"
+        sides = entries = pl.DataFrame()
+        if file is None:
+            status = "quarantined"
+            missing = problems_frame(
+                [
+                    problem(
+                        f"the games file {name} is not in the delivery",
+                        "file",
+                        name,
+                        row["line_no"],
+                    )
+                ]
+            )
+            counts["rejections"] += record_problems(
+                con,
+                run.run_id,
+                _tagged(missing, "draughts tournaments", listing.file, tournament_id),
+            )[0]
+        else:
+            run.input_checksums[str(file.path)] = file.sha256
+            source = read_csv_text(file.path)
+            games, game_errors = checked_csv(source, type_draughts_games, DraughtsGameRow)
+            scale = row["points_scale"] if row["points_scale"] in ("fid", "one") else None
+            if scale is not None and games.height:
+                extra = game_problems(
+                    games, tournament_id, scale, registered.get_column("player_id")
+                )
+                game_errors = pl.concat(
+                    [game_errors, _tagged(extra, "draughts games", file, None).drop("source")],
+                    how="diagonal_relaxed",
+                )
+            if game_errors.height or scale is None or games.height == 0:
+                status = "quarantined"
+            if game_errors.height == 0 and scale is not None and games.height:
+                sides = both_sides(games, scale)
+                entries = draughts_entries(sides, registered)
+            game_errors = game_errors.with_columns(
+                pl.lit("draughts games").alias("source"),
+                pl.lit(tournament_id).alias("tournament_id"),
+            )
+            counts["rejections"] += record_problems(con, run.run_id, game_errors)[0]
+        key = _version_key(row, file.sha256 if file else None)
+        latest, keys = versions.get(tournament_id, (0, set()))
+        if key in keys:
+            counts["unchanged"] += 1
+            continue
+        version = latest + 1
+        versions[tournament_id] = (version, keys | {key})
+        if file is not None:
+            archive_files(con, run.run_id, [(file, "draughts games")])
+        played = sides.filter(pl.col("played")).height // 2 if sides.height else 0
+        execute(
+            con,
+            read_sql("queries/rubele/insert_tournament_version.sql"),
+            {
+                "tournament_id": tournament_id,
+                "version": version,
+                "version_key": key,
+                "status": status,
+                "system": f"rubele_{row['variant']}" if row["variant"] else None,
+                "file_name": name,
+                "file_sha256": file.sha256 if file else None,
+                "manifest_sha256": listing.file.sha256,
+                "manifest_line": row["line_no"],
+                "received_on": row["received_on"],
+                "start_date": row["start_date"],
+                "end_date": row["end_date"],
+                "name": row["name"],
+                "city": row["city"],
+                "rounds": int(sides.get_column("round").max()) if sides.height else None,  # type: ignore[arg-type]
+                "players": entries.height,
+                "played_games": played,
+                "validity": row["validity"],
+                "points_scale": row["points_scale"],
+                "run_id": run.run_id,
+            },
+        )
+        if entries.height:
+            numbers = entries.select("player_id", "start_number")
+            tag = [pl.lit(tournament_id).alias("tournament_id"), pl.lit(version).alias("version")]
+            insert_frame(
+                con,
+                "tournament_entry",
+                entries.select(
+                    "start_number",
+                    "name",
+                    "points",
+                    "player_id",
+                    pl.lit("registry").alias("match_method"),
+                ).with_columns(tag),
+            )
+            insert_frame(
+                con,
+                "tournament_game",
+                sides.join(numbers, on="player_id")
+                .join(
+                    numbers.rename({"player_id": "opponent_id", "start_number": "opponent"}),
+                    on="opponent_id",
+                    how="left",
+                )
+                .select(
+                    "start_number", "round", "opponent", "result_code", "score", "kind", "played"
+                )
+                .with_columns(tag),
+            )
+        counts[status] += 1
+        counts["games"] += played
+    return counts
+
+
+@flow(name="ingest-draughts")
+def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
+    """Ingest every draughts delivery (a folder with ``tournaments.csv``) under ``inbox``."""
+    run = RunRecord(flow="ingest-draughts", parameters={"inbox": inbox})
+    folders = discover_draughts_deliveries(Path(inbox))
+    say(f"ingest-draughts: {len(folders)} deliveries found under {inbox}")
+    totals = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
+    with Warehouse(warehouse).transaction() as con:
+        registered = query_frame(con, read_sql("queries/rubele/fid_identity.sql"))
+        known = query_frame(con, read_sql("queries/tournament_version_keys.sql"))
+        versions = {tid: (latest, set(keys)) for tid, latest, keys in known.rows()}
+        for number, folder in enumerate(folders, start=1):
+            counts = ingest_delivery(con, run, read_draughts_delivery(folder), registered, versions)
+            for name, value in counts.items():
+                totals[name] += value
+            say(f"  [{number}/{len(folders)}] {folder.name}: {counts}")
+        run.counts = totals
+        report = (
+            f"# Draughts ingest of {inbox}\n\n- deliveries: {len(folders)}\n"
+            f"- tournaments accepted: {totals['accepted']}, quarantined: {totals['quarantined']}, "
+            f"unchanged: {totals['unchanged']}\n- games played over the board: {totals['games']}\n"
+            f"- rejections (new): {totals['rejections']}\n"
+        )
+        run.write(con, "succeeded", report)
+    publish_markdown(report, key="draughts-ingest-report")
+    say(report)
+    return totals
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def rubele_context(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    scenario: str,
+    list_date: date,
+    rulebook: RubeleRulebook,
+    previous: pl.DataFrame,
+) -> PeriodContext:
+    era = rulebook.era_at(list_date)
+    if not is_list_date(era.calendar, list_date):
+        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
+        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
+    after, up_to = receipt_window(era.calendar, list_date)
+    expected_previous = previous_list_date(era.calendar, list_date)
+    previous_date = previous.get_column("list_date")[0] if previous.height else None
+    if previous_date is not None and previous_date != expected_previous:
+        raise ListError(
+            f"the {system} list of {expected_previous} has not been published (the last one is "
+            f"{previous_date}): publish it first"
+        )
+    return PeriodContext(
+        system=system,
+        scenario=scenario,
+        list_date=list_date,
+        era=era,  # type: ignore[arg-type]
+        rulebook=rulebook,  # type: ignore[arg-type]
+        after=after,
+        up_to=up_to,
+        ratings_day=list_date,
+        previous_date=previous_date,
+        previous_revision=previous.get_column("revision")[0] if previous.height else None,
+        previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
+        inputs_hash=rubele_fingerprint(con, system, list_date, up_to),
+        reference_ratings=None,
+    )
+
+
+def rubele_fingerprint(
+    con: duckdb.DuckDBPyConnection, system: str, list_date: date, up_to: date
+) -> str:
+    return str(
+        execute(
+            con,
+            read_sql("queries/rubele/inputs_fingerprint.sql"),
+            {"system": system, "list_date": list_date, "up_to": up_to},
+        )[0][0]
+    )
+
+
+def read_rubele_facts(
+    con: duckdb.DuckDBPyConnection, context: PeriodContext, previous: pl.DataFrame
+) -> RubeleFacts:
+    window = {"system": context.system, "after": context.after, "up_to": context.up_to}
+    day = {"day": context.list_date}
+    registry = DatedSnapshots.of(
+        query_frame(con, read_sql("queries/rubele/fid_registry_history.sql"), day)
+    ).at(context.list_date)
+    members = DatedSnapshots.of(
+        query_frame(con, read_sql("queries/rubele/fid_membership_history.sql"), day)
+    ).at(context.list_date)
+    return RubeleFacts(
+        previous=previous,
+        tournaments=query_frame(con, read_sql("queries/rubele/period_tournaments.sql"), window),
+        entries=query_frame(con, read_sql("queries/rubele/period_entries.sql"), window),
+        games=query_frame(con, read_sql("queries/rubele/period_games.sql"), window),
+        registry=registry,
+        members=members.filter(pl.col("year") == context.list_date.year).select("player_id"),
+        played_before=query_frame(
+            con,
+            read_sql("queries/rubele/last_played.sql"),
+            {"system": context.system, "after": context.after},
+        ),
+    )
+
+
+def rubele_report(context: PeriodContext, facts: RubeleFacts, published: PublishedList) -> str:
+    rows = published.rows
+    moved = rows.filter(pl.col("games") > 0).sort("period_change", descending=True)
+    lines = [
+        f"# {context.system} list of {context.list_date}",
+        "",
+        f"- tournaments received after {context.after} up to {context.up_to}: "
+        f"{facts.tournaments.height}, applied in order of end date, start date, id",
+        f"- previous list: {context.previous_date or 'none (everyone enters as a debutant)'}",
+        f"- rules: rulebook {context.rulebook.source} sha256 {context.rulebook.content_hash[:12]}",
+        f"- players on the list: {rows.height}; with counted games: {moved.height}; in the "
+        f"national ranking: {int(rows.get_column('in_ranking').sum())}",
+        f"- debutants: {rows.filter(pl.col('rating_basis') == 'debutant').height}; foreign "
+        f"entries: {rows.filter(pl.col('rating_basis') == 'foreign').height}",
+    ]
+    if moved.height:
+        lines += [
+            "",
+            "## Biggest gains",
+            "",
+            "| player | before | after | change |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {row['name'] or row['player_id']} | {row['frozen_rating']} | {row['rating']} "
+            f"| {row['period_change']:+d} |"
+            for row in moved.head(5).iter_rows(named=True)
+        ]
+    return "\n".join(lines) + "\n"
+
+
+@task(cache_policy=NO_CACHE)
+def compute_rubele_list(
+    facts: RubeleFacts, rulebook: RubeleRulebook, list_date: date
+) -> PublishedList:
+    return build_rubele_list(facts, rulebook, list_date)
+
+
+def publish_rubele(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    scenario: str,
+    list_date: date,
+    rulebook: RubeleRulebook,
+) -> WrittenList:
+    previous = read_previous(con, system, scenario, list_date)
+    context = rubele_context(con, system, scenario, list_date, rulebook, previous)
+    facts = read_rubele_facts(con, context, previous)
+    published = compute_rubele_list(facts, rulebook, list_date)
+    return write_list(con, run, context, published, rubele_report(context, facts, published))
+
+
+@flow(name="rubele-quarterly")
+def rubele_quarterly_flow(
+    system: str, list_date: date, warehouse: str, rulebook_path: str | None = None
+) -> dict[str, int]:
+    """Publish the draughts list of ``system`` at ``list_date``: every tournament received up
+    to its cut-off and not applied by the previous list, in order."""
+    rulebook = load_rubele_rulebook(system, rulebook_path)
+    run = RunRecord(
+        flow="quarterly",
+        parameters={"system": system, "list_date": list_date, "rulebook": rulebook.source},
+        rulebook_hash=rulebook.content_hash,
+    )
+    with Warehouse(warehouse).transaction(create=False) as con:
+        written = publish_rubele(con, run, system, OFFICIAL, list_date, rulebook)
+        report = rubele_report_of(con, system, list_date, written)
+        run.counts = {
+            "revision": written.revision,
+            "new_revision": int(written.written),
+            "players": written.published.rows.height,
+            "in_ranking": int(written.published.rows.get_column("in_ranking").sum()),
+        }
+        run.write(con, "succeeded", report)
+    publish_markdown(report, key=f"{system.replace('_', '-')}-list")
+    say(report)
+    return run.counts
+
+
+def rubele_report_of(
+    con: duckdb.DuckDBPyConnection, system: str, list_date: date, written: WrittenList
+) -> str:
+    report = execute(
+        con,
+        "SELECT report FROM list_revision WHERE system = ? AND scenario = ? AND list_date = ? "
+        "AND revision = ?",
+        [system, OFFICIAL, list_date, written.revision],
+    )[0][0]
+    if not written.written:
+        return f"Unchanged: revision {written.revision} already holds this list.\n\n{report}"
+    return str(report)
+
+
+@flow(name="rubele-recalculate")
+def rubele_recalculate_flow(
+    system: str,
+    warehouse: str,
+    start: date,
+    end: date,
+    rulebook_path: str | None = None,
+    scenario: str = OFFICIAL,
+) -> dict[str, int]:
+    """Replay the draughts list dates from ``start`` to ``end`` in order, in one transaction;
+    a new revision only where a list changes."""
+    from flows.recalculate import diff_against
+
+    rulebook = load_rubele_rulebook(system, rulebook_path)
+    run = RunRecord(
+        flow="recalculate",
+        parameters={
+            "system": system,
+            "start": start,
+            "end": end,
+            "rulebook": rulebook.source,
+            "scenario": scenario,
+        },
+        rulebook_hash=rulebook.content_hash,
+    )
+    began = time.perf_counter()
+    dates = list_dates_between(rulebook.era_at(start).calendar, start, end)
+    if not dates:
+        raise ListError(f"no list date of {system} between {start} and {end}")
+    say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
+    with Warehouse(warehouse).transaction(create=False) as con:
+        results = []
+        for number, list_date in enumerate(dates, start=1):
+            written = publish_rubele(con, run, system, scenario, list_date, rulebook)
+            diff = diff_against(con, run, written, scenario) if written.written else None
+            results.append((written, diff))
+            state = f"revision {written.revision}" if written.written else "unchanged"
+            say(f"  [{number}/{len(dates)}] {list_date}: {state}")
+        report = recalculation_report(system, scenario, results, time.perf_counter() - began)
+        run.counts = {
+            "lists": len(dates),
+            "new_revisions": sum(1 for written, _ in results if written.written),
+            "players_changed": sum(d.height for _, d in results if d is not None),
+        }
+        run.write(con, "succeeded", report)
+    publish_markdown(report, key=f"{system.replace('_', '-')}-recalculation")
+    say(report)
+    return run.counts

@@ -1,0 +1,130 @@
+"""Draughts end to end: FID registry, a draughts delivery with faults, Elo-Rubele lists."""
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from flows.warehouse import Warehouse
+
+pytestmark = pytest.mark.usefixtures("prefect_server")
+
+PLAYERS = """player_id,name,sex,birth_date,country,category_italiana,category_internazionale,capital_italiana,capital_internazionale
+D001,"Rossi, Anna",F,1990-01-01,ITA,NC,,,
+D002,"Bianchi, Marco",M,2010-05-05,ITA,NC,3C,,
+D003,"Verdi, Luca",M,1980-02-02,ITA,NC,NC,,
+D004,"Neri, Paolo",M,1975-03-03,ITA,CM,,,
+F001,"Dupont, Jean",M,1985-04-04,FRA,,,,2100
+"""
+MEMBERSHIPS = "player_id,year\nD001,2019\nD002,2019\nD003,2019\nD004,2019\n"
+TOURNAMENTS = """tournament_id,variant,name,city,start_date,end_date,validity,received_on,file,points_scale
+DI-1,italiana,Coppa Uno,Roma,2019-03-02,2019-03-03,100,2019-03-10,di1.csv,fid
+DN-1,internazionale,Open,Milano,2019-04-06,2019-04-06,50,2019-04-20,dn1.csv,one
+DI-2,italiana,Coppa Due,Napoli,2019-05-04,2019-05-04,100,2019-05-10,di2.csv,fid
+DI-3,italiana,Coppa Tre,Bari,2019-05-11,2019-05-11,100,,di3.csv,fid
+"""
+# DI-1: a round robin of three debutants at 1500 (NC): PA = Phi(0) = 0.5 per game.
+# D001 beats D002, draws D003 (PO 1.5, PA 1.0, D +0.5, S 150: +75 -> 1575); D002 beats D003
+# (PO 1, PA 1: 1500); D003 (PO 0.5: -75 -> 1425).
+DI1 = """tournament_id,round,player_id,opponent_id,result,status
+DI-1,1,D001,D002,2,played
+DI-1,2,D001,D003,1,played
+DI-1,3,D002,D003,2,played
+"""
+# DN-1, 50 %: D002 (3C: 1000) and the foreign F001 (2100 from the registry); one game lost by
+# D002 by forfeit, one bye: no counted game for anyone, capitals unchanged
+DN1 = """tournament_id,round,player_id,opponent_id,result,status
+DN-1,1,F001,D002,1,forfeit
+DN-1,2,D002,,1,bye
+"""
+DI2 = """tournament_id,round,player_id,opponent_id,result,status
+DI-2,1,D001,D004,3,played
+"""
+DI3 = """tournament_id,round,player_id,opponent_id,result,status
+DI-3,1,D001,D004,2,played
+"""
+
+
+def _inputs(root: Path) -> tuple[Path, Path]:
+    registry = root / "fid"
+    registry.mkdir(parents=True)
+    (registry / "players.csv").write_text(PLAYERS, encoding="utf-8")
+    (registry / "memberships.csv").write_text(MEMBERSHIPS, encoding="utf-8")
+    delivery = root / "inbox" / "2019-05"
+    delivery.mkdir(parents=True)
+    (delivery / "tournaments.csv").write_text(TOURNAMENTS, encoding="utf-8")
+    for name, text in (("di1.csv", DI1), ("dn1.csv", DN1), ("di2.csv", DI2), ("di3.csv", DI3)):
+        (delivery / name).write_text(text, encoding="utf-8")
+    return registry, root / "inbox"
+
+
+def test_a_draughts_season_from_files_to_lists(tmp_path):
+    from flows.draughts import (
+        ingest_draughts_flow,
+        load_fid_registry_flow,
+        rubele_quarterly_flow,
+        rubele_recalculate_flow,
+    )
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    counts = ingest_draughts_flow(str(inbox), warehouse)
+    assert (counts["accepted"], counts["quarantined"]) == (2, 2)
+    again = ingest_draughts_flow(str(inbox), warehouse)
+    assert (again["accepted"], again["quarantined"], again["unchanged"]) == (0, 0, 4)
+    with Warehouse(warehouse).reader() as con:
+        reasons = con.sql(
+            "SELECT tournament_id, field, reason FROM rejection ORDER BY tournament_id"
+        ).fetchall()
+        statuses = dict(con.sql("SELECT tournament_id, status FROM tournament").fetchall())
+    assert statuses == {
+        "DI-1": "accepted",
+        "DN-1": "accepted",
+        "DI-2": "quarantined",
+        "DI-3": "quarantined",
+    }
+    assert ("DI-2", "result", "is not a result on the fid scale (0, 1, 2)") in reasons
+    assert any(field == "received_on" for _, field, _ in reasons)
+
+    assert rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)["new_revision"]
+    assert rubele_quarterly_flow("rubele_internazionale", date(2019, 7, 1), warehouse)[
+        "new_revision"
+    ]
+    # the same inputs: nothing new, from either flow
+    assert not rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)["new_revision"]
+    recalculated = rubele_recalculate_flow(
+        "rubele_italiana", warehouse, date(2019, 7, 1), date(2019, 7, 1)
+    )
+    assert recalculated["new_revisions"] == 0
+    with Warehouse(warehouse).reader() as con:
+        italiana = con.sql(
+            "SELECT player_id, rating, frozen_rating, rating_basis, games, category, is_member, "
+            "in_ranking FROM rating_list WHERE system = 'rubele_italiana' ORDER BY player_id"
+        ).fetchall()
+        internazionale = con.sql(
+            "SELECT player_id, rating, rating_basis, games FROM rating_list "
+            "WHERE system = 'rubele_internazionale' ORDER BY player_id"
+        ).fetchall()
+        variations = con.sql(
+            "SELECT tournament_id, player_id, games, score, expected, k, applied_variation, note "
+            "FROM variation WHERE system = 'rubele_internazionale' ORDER BY player_id"
+        ).fetchall()
+        ranking = con.sql(
+            "SELECT ranking, position, player_id FROM ranking WHERE system = 'rubele_italiana' "
+            "ORDER BY ranking, position"
+        ).fetchall()
+    assert italiana == [
+        ("D001", 1575, 1500, "debutant", 2, "NC", True, True),
+        ("D002", 1500, 1500, "debutant", 2, "NC", True, True),
+        ("D003", 1425, 1500, "debutant", 2, "NC", True, True),
+    ]
+    assert internazionale == [("D002", 1000, "debutant", 0), ("F001", 2100, "foreign", 0)]
+    assert [row[:7] for row in variations] == [
+        ("DN-1", "D002", 0, 0.0, 0.0, 240, 0.0),
+        ("DN-1", "F001", 0, 0.0, 0.0, 160, 0.0),
+    ]
+    assert all("no counted game" in row[7] for row in variations)
+    # women: D001 only; youth: D002 (born 2010)
+    assert ("women", 1, "D001") in ranking and ("youth", 1, "D002") in ranking
+    assert [row[2] for row in ranking if row[0] == "overall"] == ["D001", "D002", "D003"]

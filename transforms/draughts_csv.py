@@ -1,0 +1,187 @@
+"""Draughts (FID) inputs: the documented CSV format, typed and checked, turned into the same
+entries and both-sides games that chess tournaments give (RULES.md §3, README "Draughts").
+
+A delivery folder holds ``tournaments.csv`` (one row per tournament) and one games file per
+tournament (one row per game: round, both players, the result of ``player_id`` on the
+tournament's points scale, a status ``played`` / ``forfeit`` / ``bye`` / ``withdrawn``).
+Only ``played`` games count for the capital; the others give tournament points only.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from schemas.problems import PROBLEM_SCHEMA
+from transforms.tabular import FieldSpec, type_columns
+
+TOURNAMENTS_FILE = "tournaments.csv"
+
+FID_PLAYER_FIELDS = [
+    FieldSpec("player_id", "text", required=True),
+    FieldSpec("name", "text", required=True),
+    FieldSpec("sex", "text", required=True),
+    FieldSpec("birth_date", "date"),
+    FieldSpec("country", "text", required=True),
+    FieldSpec("category_italiana", "text"),
+    FieldSpec("category_internazionale", "text"),
+    FieldSpec("capital_italiana", "int"),  # entry capital given to a foreign player
+    FieldSpec("capital_internazionale", "int"),
+]
+DRAUGHTS_TOURNAMENT_FIELDS = [
+    FieldSpec("tournament_id", "text", required=True),
+    FieldSpec("variant", "text", required=True),
+    FieldSpec("name", "text"),
+    FieldSpec("city", "text"),
+    FieldSpec("start_date", "date"),
+    FieldSpec("end_date", "date", required=True),
+    FieldSpec("validity", "int", required=True),
+    FieldSpec("received_on", "date", required=True),
+    FieldSpec("file", "text", required=True),
+    FieldSpec("points_scale", "text", required=True),
+]
+DRAUGHTS_GAME_FIELDS = [
+    FieldSpec("tournament_id", "text", required=True),
+    FieldSpec("round", "int", required=True),
+    FieldSpec("player_id", "text", required=True),
+    FieldSpec("opponent_id", "text"),
+    FieldSpec("result", "text", required=True),
+    FieldSpec("status", "text", required=True),
+]
+# result as written -> points on the 1 / ½ / 0 scale, per points scale
+RESULT_POINTS: dict[str, dict[str, float]] = {
+    "fid": {"2": 1.0, "1": 0.5, "0": 0.0},
+    "one": {"1": 1.0, "0.5": 0.5, "½": 0.5, ",5": 0.5, "0": 0.0},
+}
+
+
+def _typed(raw: pl.DataFrame, fields: list[FieldSpec]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    typed, problems = type_columns(raw, fields)
+    return typed.select("line_no", *[spec.name for spec in fields]), problems
+
+
+def type_fid_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    typed, problems = _typed(raw, FID_PLAYER_FIELDS)
+    return typed.with_columns(
+        pl.col("sex").str.to_uppercase(),
+        pl.col("country").str.to_uppercase(),
+        pl.col("category_italiana").str.to_uppercase(),
+        pl.col("category_internazionale").str.to_uppercase(),
+    ), problems
+
+
+def type_draughts_tournaments(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    typed, problems = _typed(raw, DRAUGHTS_TOURNAMENT_FIELDS)
+    return typed.with_columns(
+        pl.col("variant").str.to_lowercase(), pl.col("points_scale").str.to_lowercase()
+    ), problems
+
+
+def type_draughts_games(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    typed, problems = _typed(raw, DRAUGHTS_GAME_FIELDS)
+    return typed.with_columns(pl.col("status").str.to_lowercase()), problems
+
+
+def _problem_rows(frame: pl.DataFrame, field: str, value: pl.Expr, reason: pl.Expr) -> pl.DataFrame:
+    return frame.select(
+        pl.col("line_no").cast(pl.Int32),
+        pl.lit(field).alias("field"),
+        value.cast(pl.Utf8).alias("value"),
+        reason.alias("reason"),
+        pl.lit("error").alias("severity"),
+    )
+
+
+def game_problems(
+    games: pl.DataFrame, tournament_id: str, points_scale: str, registered: pl.Series
+) -> pl.DataFrame:
+    """What is wrong with the rows of one tournament's games file (typed and schema-checked):
+    rows of another tournament, results off the points scale, players in no FID registry, a
+    player twice in a round. One error row each."""
+    known = RESULT_POINTS[points_scale]
+    ids = registered.implode()
+    parts = [
+        _problem_rows(
+            games.filter(pl.col("tournament_id") != tournament_id),
+            "tournament_id",
+            pl.col("tournament_id"),
+            pl.format(
+                "the row is of tournament {}, not {}",
+                pl.col("tournament_id"),
+                pl.lit(tournament_id),
+            ),
+        ),
+        _problem_rows(
+            games.filter(~pl.col("result").is_in(list(known))),
+            "result",
+            pl.col("result"),
+            pl.lit(
+                f"is not a result on the {points_scale} scale ({', '.join(sorted(set(known)))})"
+            ),
+        ),
+    ]
+    for column in ("player_id", "opponent_id"):
+        unknown = games.filter(pl.col(column).is_not_null() & ~pl.col(column).is_in(ids))
+        parts.append(
+            _problem_rows(
+                unknown,
+                column,
+                pl.col(column),
+                pl.format("player {} is not in the FID registry", pl.col(column)),
+            )
+        )
+    seats = pl.concat(
+        [
+            games.select("line_no", "round", pl.col("player_id").alias("who")),
+            games.filter(pl.col("opponent_id").is_not_null()).select(
+                "line_no", "round", pl.col("opponent_id").alias("who")
+            ),
+        ]
+    )
+    twice = seats.filter(pl.len().over("round", "who") > 1).unique(["round", "who"])
+    parts.append(
+        _problem_rows(
+            twice,
+            "round",
+            pl.col("round"),
+            pl.format("player {} appears twice in round {}", pl.col("who"), pl.col("round")),
+        )
+    )
+    return pl.concat(parts).cast(PROBLEM_SCHEMA).sort("line_no")  # type: ignore[arg-type]
+
+
+def both_sides(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:
+    """Each game once per player: player_id, opponent_id, round, result as written, points on
+    the 1 / ½ / 0 scale, kind (the status) and played (counts for the capital)."""
+    points = pl.col("result").replace_strict(RESULT_POINTS[points_scale], return_dtype=pl.Float64)
+    own = games.select(
+        "player_id",
+        "opponent_id",
+        pl.col("round").cast(pl.Int32),
+        pl.col("result").alias("result_code"),
+        points.alias("score"),
+        pl.col("status").alias("kind"),
+    )
+    mirrored = own.filter(pl.col("opponent_id").is_not_null()).select(
+        pl.col("opponent_id").alias("player_id"),
+        pl.col("player_id").alias("opponent_id"),
+        "round",
+        "result_code",
+        (1.0 - pl.col("score")).alias("score"),
+        "kind",
+    )
+    return (
+        pl.concat([own, mirrored])
+        .with_columns((pl.col("kind") == "played").alias("played"))
+        .sort("player_id", "round")
+    )
+
+
+def draughts_entries(sides: pl.DataFrame, names: pl.DataFrame) -> pl.DataFrame:
+    """The participants (player_id, start_number by id, name from the registry, points)."""
+    return (
+        sides.group_by("player_id")
+        .agg(pl.col("score").sum().alias("points"))
+        .sort("player_id")
+        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int32).alias("start_number"))
+        .join(names.select("player_id", "name"), on="player_id", how="left")
+    )
