@@ -9,20 +9,27 @@ from flows.warehouse import Warehouse
 
 pytestmark = pytest.mark.usefixtures("prefect_server")
 
-PLAYERS = """player_id,name,sex,birth_date,country,category_italiana,category_internazionale,capital_italiana,capital_internazionale
-D001,"Rossi, Anna",F,1990-01-01,ITA,NC,,,
+PLAYERS = (
+    (
+        "player_id,name,sex,birth_date,country,category_italiana,category_internazionale,"
+        "capital_italiana,capital_internazionale\n"
+    )
+    + """D001,"Rossi, Anna",F,1990-01-01,ITA,NC,,,
 D002,"Bianchi, Marco",M,2010-05-05,ITA,NC,3C,,
 D003,"Verdi, Luca",M,1980-02-02,ITA,NC,NC,,
 D004,"Neri, Paolo",M,1975-03-03,ITA,CM,,,
 F001,"Dupont, Jean",M,1985-04-04,FRA,,,,2100
 """
+)
 MEMBERSHIPS = "player_id,year\nD001,2019\nD002,2019\nD003,2019\nD004,2019\n"
-TOURNAMENTS = """tournament_id,variant,name,city,start_date,end_date,validity,received_on,file,points_scale
-DI-1,italiana,Coppa Uno,Roma,2019-03-02,2019-03-03,100,2019-03-10,di1.csv,fid
+TOURNAMENTS = (
+    ("tournament_id,variant,name,city,start_date,end_date,validity,received_on,file,points_scale\n")
+    + """DI-1,italiana,Coppa Uno,Roma,2019-03-02,2019-03-03,100,2019-03-10,di1.csv,fid
 DN-1,internazionale,Open,Milano,2019-04-06,2019-04-06,50,2019-04-20,dn1.csv,one
 DI-2,italiana,Coppa Due,Napoli,2019-05-04,2019-05-04,100,2019-05-10,di2.csv,fid
 DI-3,italiana,Coppa Tre,Bari,2019-05-11,2019-05-11,100,,di3.csv,fid
 """
+)
 # DI-1: a round robin of three debutants at 1500 (NC): PA = Phi(0) = 0.5 per game.
 # D001 beats D002, draws D003 (PO 1.5, PA 1.0, D +0.5, S 150: +75 -> 1575); D002 beats D003
 # (PO 1, PA 1: 1500); D003 (PO 0.5: -75 -> 1425).
