@@ -13,7 +13,14 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows.demo_data import write_demo_federation
+from flows.demo_data import write_demo_federation, write_draughts_federation
+from flows.draughts import (
+    RUBELE_SYSTEMS,
+    ingest_draughts_flow,
+    load_fid_registry_flow,
+    load_rubele_rulebook,
+    rubele_quarterly_flow,
+)
 from flows.ingest import ingest_flow
 from flows.lists import FSI_SYSTEMS, import_list_flow, load_rulebook, quarterly_flow
 from flows.registry import load_registry_flow
@@ -49,7 +56,8 @@ def lists_to_publish(warehouse: str, system: str, after: date | None) -> list[da
     if received.height == 0:
         return []
     first_receipt: date = received.get_column("received_on").min()  # type: ignore[assignment]
-    calendar = load_rulebook(system).era_at(after or first_receipt).calendar
+    rulebook = load_rubele_rulebook(system) if system in RUBELE_SYSTEMS else load_rulebook(system)
+    calendar = rulebook.era_at(after or first_receipt).calendar
     dated = assign_list_dates(received, calendar).get_column("list_date")
     first: date = dated.min() if after is None else after  # type: ignore[assignment]
     last: date = dated.max()  # type: ignore[assignment]
@@ -100,6 +108,22 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
         for list_date in lists_to_publish(warehouse, system, opening.get(system)):
             say(f"demo: publishing the {system} list of {list_date}")
             quarterly_flow(system, list_date, warehouse)
+            published.append(system)
+    draughts = write_draughts_federation(demo_dir, seed=seed)
+    say(
+        f"demo: the draughts federation: {draughts.tournaments} tournaments, "
+        f"{len(draughts.snapshots)} FID registry snapshots; deliberate faults: "
+        f"{len(draughts.faults)}"
+    )
+    for as_of, folder in draughts.snapshots:
+        say(f"demo: loading the FID registry snapshot {as_of}")
+        load_fid_registry_flow(str(folder), as_of, warehouse)
+    say("demo: ingesting draughts deliveries")
+    ingest_draughts_flow(str(draughts.inbox), warehouse)
+    for system in RUBELE_SYSTEMS:
+        for list_date in lists_to_publish(warehouse, system, None):
+            say(f"demo: publishing the {system} list of {list_date}")
+            rubele_quarterly_flow(system, list_date, warehouse)
             published.append(system)
     say(status_text(warehouse))
     for system in dict.fromkeys([*opening, *published]):

@@ -18,10 +18,19 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import polars as pl
 
+from transforms.draughts_synthetic import (
+    DRAUGHTS_GAME_COLUMNS,
+    DRAUGHTS_MEMBERSHIP_COLUMNS,
+    DRAUGHTS_PLAYER_COLUMNS,
+    DRAUGHTS_TOURNAMENT_COLUMNS,
+    generate_draughts_federation,
+    manifest_rows,
+)
 from transforms.synthetic import (
     DEFAULT_SEASON,
     DEFAULT_SEED,
@@ -35,7 +44,7 @@ from transforms.synthetic import (
 README_TITLE = "# graduatoria demo federation"
 # Sub-folders this module owns: they are replaced wholesale on every write, so a re-run with
 # another seed leaves no stale tournament behind.
-MANAGED_DIRS: tuple[str, ...] = ("registry", "lists", "deliveries")
+MANAGED_DIRS: tuple[str, ...] = ("registry", "lists", "deliveries", "draughts")
 
 
 @dataclass(frozen=True)
@@ -180,4 +189,41 @@ def write_federation(fed: DemoFederation, out_dir: Path) -> DemoSummary:
         games=games,
         faults=fed.faults,
         readme=readme,
+    )
+
+
+@dataclass(frozen=True)
+class DraughtsDemoSummary:
+    snapshots: tuple[tuple[date, Path], ...]  # (as_of, folder) of the FID registry
+    inbox: Path  # draughts deliveries: one folder per month of receipt
+    tournaments: int
+    faults: dict[str, str]
+
+
+def write_draughts_federation(out_dir: Path, seed: int = DEFAULT_SEED) -> DraughtsDemoSummary:
+    """The demo draughts federation under ``out_dir/draughts``: FID registry snapshots
+    (``registry/<date>/``) and deliveries (``deliveries/YYYY-MM/tournaments.csv`` + games)."""
+    fed = generate_draughts_federation(seed)
+    root = Path(out_dir) / "draughts"
+    shutil.rmtree(root, ignore_errors=True)
+    snapshots = []
+    for as_of, players, memberships in fed.registry_snapshots:
+        folder = root / "registry" / as_of.isoformat()
+        folder.mkdir(parents=True)
+        players.select(DRAUGHTS_PLAYER_COLUMNS).write_csv(folder / "players.csv")
+        memberships.select(DRAUGHTS_MEMBERSHIP_COLUMNS).write_csv(folder / "memberships.csv")
+        snapshots.append((as_of, folder))
+    inbox = root / "deliveries"
+    for delivery, rows in manifest_rows(fed).items():
+        folder = inbox / delivery
+        folder.mkdir(parents=True)
+        rows.select(DRAUGHTS_TOURNAMENT_COLUMNS).write_csv(folder / "tournaments.csv")
+        for file_name in rows.get_column("file").to_list():
+            # UTF-8 bytes: a file on the 1 / ½ / 0 scale may write the half as ½
+            fed.games[file_name].select(DRAUGHTS_GAME_COLUMNS).write_csv(folder / file_name)
+    return DraughtsDemoSummary(
+        snapshots=tuple(snapshots),
+        inbox=inbox,
+        tournaments=fed.tournaments.height,
+        faults=fed.faults,
     )

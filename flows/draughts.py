@@ -144,12 +144,23 @@ def ingest_delivery(
     run.input_checksums[str(listing.file.path)] = listing.file.sha256
     archive_files(con, run.run_id, [(listing.file, "draughts tournaments")])
     _, problems = checked_csv(listing, type_draughts_tournaments, DraughtsTournamentRow)
-    counts["rejections"] += record_problems(
-        con, run.run_id, problems.with_columns(pl.lit("draughts tournaments").alias("source"))
-    )[0]
     if listing.problems.height:
+        counts["rejections"] += record_problems(
+            con, run.run_id, problems.with_columns(pl.lit("draughts tournaments").alias("source"))
+        )[0]
         return counts
     typed, _ = type_draughts_tournaments(listing.rows)
+    # a rejected row still names its tournament, which is quarantined
+    named = typed.select("line_no", pl.col("tournament_id").alias("row_tournament"))
+    problems = (
+        problems.join(named, on="line_no", how="left")
+        .with_columns(
+            pl.coalesce("tournament_id", "row_tournament").alias("tournament_id"),
+            pl.lit("draughts tournaments").alias("source"),
+        )
+        .drop("row_tournament")
+    )
+    counts["rejections"] += record_problems(con, run.run_id, problems)[0]
     bad_lines = set(problems.get_column("line_no").drop_nulls().to_list())
     for row in typed.iter_rows(named=True):  # one iteration per tournament, not per game
         tournament_id, name = row["tournament_id"], row["file"]

@@ -7,14 +7,17 @@ tournaments (in the order end date, start date, id), so no player appears twice 
 each player's tournaments keep their order. A whole wave is one set of Polars operations.
 
 Per participant p of tournament t, over his counted games (RULES.md §3):
-``PA = Σ PA(n)`` (taken to 9 decimals, so the sum does not depend on the order of the games),
+``PA = Σ PA(n)`` (each PA(n) taken to 12 decimals, as whole pico-points, so that the sum is
+exact and does not depend on the order of the games),
 ``D = PO − PA``, ``V = S × D × f`` (f the validity factor), ``X = CI + V``, the upward threshold
 rescaling ``X = T + (X − T) × S_new / S_old`` at each threshold crossed, then ``+ Q``, the
-minimum, and only then the rounding of the final capital (halves up).
+minimum, and only then the rounding of the final capital (halves up, with a tolerance of
+1e-9 so that binary arithmetic on a decimal conversion table cannot turn an exact half down).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import polars as pl
@@ -55,6 +58,13 @@ VARIATION_COLUMNS: dict[str, pl.DataType] = {
 }
 # |d| beyond this reads the table's last value (the Gauss function is 1.0 in doubles long before)
 MAX_DIFFERENCE = 20_000
+PA_UNITS = 10**12  # PA(n) in whole pico-points: integer sums are exact in any order
+HALF_UP_TOLERANCE = 1e-9
+
+
+def pa_units(expected: float) -> int:
+    """PA(n) as whole pico-points (the engine and any re-implementation must agree on it)."""
+    return math.floor(expected * PA_UNITS + 0.5)
 
 
 @dataclass(frozen=True)
@@ -83,46 +93,58 @@ def waves(entries: pl.DataFrame) -> pl.Series:
     """The wave of every tournament, by ``order`` (0..n-1), from entries (order, p).
 
     wave(t) = 0 if none of its players played before, else 1 + the highest wave among its
-    players' previous tournaments. Computed by relaxation from a lower bound (each player's
-    count of earlier tournaments): every pass is a gather and a group-by over the entries.
+    players' previous tournaments: the level of t in the graph whose edges join each player's
+    consecutive tournaments. Levels are peeled off one at a time (Kahn's algorithm): the
+    tournaments whose every incoming edge comes from a lower level form the next wave. Each
+    step touches only the edges leaving that wave, so the whole pass is linear in the entries.
     """
     n = int(entries.get_column("order").max()) + 1 if entries.height else 0  # type: ignore[arg-type]
-    chained = (
+    edges = (
         entries.sort(["p", "order"])
-        .with_columns(
-            pl.col("order").shift(1).over("p").alias("previous"),
-            pl.int_range(pl.len(), dtype=pl.Int32).over("p").alias("rank"),
-        )
-        .filter(pl.col("previous").is_not_null())
-        .select("order", "previous", "rank")
+        .select(pl.col("order").shift(1).over("p").alias("source"), pl.col("order").alias("target"))
+        .drop_nulls()
+        .cast(pl.Int32)
+        .sort("source")
     )
-    bound = chained.group_by("order").agg(pl.col("rank").max())
-    wave = pl.zeros(n, dtype=pl.Int32, eager=True).scatter(
-        bound.get_column("order"), bound.get_column("rank")
+    targets = edges.get_column("target")
+    by_source = edges.group_by("source").agg(pl.len().cast(pl.Int64).alias("out"))
+    out_degree = pl.zeros(n, dtype=pl.Int64, eager=True).scatter(
+        by_source.get_column("source"), by_source.get_column("out")
     )
-    orders = chained.get_column("order")
-    previous = chained.get_column("previous")
-    while chained.height:
-        needed = (
-            pl.DataFrame({"order": orders, "floor": wave.gather(previous) + 1})
-            .group_by("order")
-            .agg(pl.col("floor").max())
+    first_edge = out_degree.cum_sum() - out_degree
+    by_target = targets.value_counts(sort=False)
+    waiting = pl.zeros(n, dtype=pl.Int64, eager=True).scatter(
+        by_target.get_column("target"), by_target.get_column("count")
+    )
+    wave = pl.zeros(n, dtype=pl.Int32, eager=True)
+    ready = pl.arange(0, n, eager=True, dtype=pl.Int32).filter(waiting == 0)
+    level = 0
+    while ready.len():
+        wave = wave.scatter(ready, level)
+        reached = (
+            pl.DataFrame({"start": first_edge.gather(ready), "count": out_degree.gather(ready)})
+            .filter(pl.col("count") > 0)
+            .select(pl.int_ranges("start", pl.col("start") + pl.col("count")).explode())
+            .to_series()
         )
-        current = wave.gather(needed.get_column("order"))
-        later = needed.get_column("floor") > current
-        if not later.any():
+        if reached.len() == 0:
             break
-        raise_to = needed.filter(later)
-        wave = wave.scatter(raise_to.get_column("order"), raise_to.get_column("floor"))
+        arrivals = targets.gather(reached).value_counts(sort=False)
+        hit = arrivals.get_column("target")
+        left = waiting.gather(hit) - arrivals.get_column("count")
+        waiting = waiting.scatter(hit, left)
+        ready = hit.filter(left == 0)
+        level += 1
     return wave
 
 
 def _expected_table(rulebook: RubeleRulebook) -> pl.Series:
-    """PA(d) of one game for d = -MAX .. MAX, era after era (a gather replaces the function)."""
-    values: list[float] = []
+    """PA(d) of one game in pico-points for d = -MAX .. MAX, era after era (a gather replaces
+    the function)."""
+    values: list[int] = []
     for era in rulebook.eras:
-        values.extend(era.expected(d) for d in range(-MAX_DIFFERENCE, MAX_DIFFERENCE + 1))
-    return pl.Series("expected", values, dtype=pl.Float64)
+        values.extend(pa_units(era.expected(d)) for d in range(-MAX_DIFFERENCE, MAX_DIFFERENCE + 1))
+    return pl.Series("expected_units", values, dtype=pl.Int64)
 
 
 def _era_frame(rulebook: RubeleRulebook) -> pl.DataFrame:
@@ -153,6 +175,26 @@ def _era_frame(rulebook: RubeleRulebook) -> pl.DataFrame:
     )
 
 
+def _bounds(sorted_waves: pl.Series) -> list[tuple[int, int]]:
+    """(first row, rows) of each wave 0..max in a column sorted by wave (rows 0: none)."""
+    if sorted_waves.len() == 0:
+        return []
+    counts = sorted_waves.value_counts(sort=False).sort(sorted_waves.name)
+    sizes = dict(
+        zip(
+            counts.get_column(sorted_waves.name).to_list(),
+            counts.get_column("count").to_list(),
+            strict=True,
+        )
+    )
+    bounds, start = [], 0
+    for wave in range(int(sorted_waves.max()) + 1):  # type: ignore[arg-type]
+        size = sizes.get(wave, 0)
+        bounds.append((start, size))
+        start += size
+    return bounds
+
+
 def _positions(frame: pl.DataFrame, column: str, ids: pl.DataFrame, name: str) -> pl.DataFrame:
     placed = frame.join(ids.rename({"player_id": column, "position": name}), on=column, how="left")
     if placed.get_column(name).null_count():
@@ -171,68 +213,88 @@ def _band_s(capital: pl.Expr) -> pl.Expr:
     )
 
 
-def _update(wave_entries: pl.DataFrame) -> pl.DataFrame:
-    """Steps 4-8 of RULES.md §3 for one wave's entries (columns: initial, games, points,
-    expected and the era numbers): V, the rescaling at each threshold crossed, Q, the minimum,
-    the rounding of the final capital."""
+def _update_stages() -> list[list[pl.Expr]]:
+    """Steps of RULES.md §3 after PA, as expressions over a wave's entries (columns: initial,
+    games, points, expected and the era numbers): S, V, the rescaling at each threshold crossed,
+    Q, the minimum, the rounded final capital. Built once: only the data changes. Intermediate
+    results are columns (``_``-prefixed), so that no expression repeats another."""
     initial = pl.col("initial").cast(pl.Float64)
     counted = pl.col("games") > 0
-    s = _band_s(pl.col("initial"))
-    variation = pl.col("s").cast(pl.Float64) * (pl.col("points") - pl.col("expected"))
     x = initial + pl.col("variation")
-    # first threshold (low) crossed from below it: S below -> S between
     low = pl.col("low").cast(pl.Float64)
     high = pl.col("high").cast(pl.Float64)
     below = pl.col("initial") < pl.col("low")
-    cross_low = counted & below & (x > low)
-    after_low = (
-        pl.when(cross_low)
-        .then(low + (x - low) * pl.col("s_between") / pl.col("s_below"))
-        .otherwise(x)
-    )
-    s_after_low = pl.when(cross_low).then(pl.col("s_between")).otherwise(pl.col("s"))
-    in_middle = cross_low | (~below & (pl.col("initial") <= pl.col("high")))
-    rescaled_x = pl.col("_after_low")
-    cross_high = counted & in_middle & (rescaled_x > high)
-    rescaled = (
-        pl.when(cross_high)
-        .then(high + (rescaled_x - high) * pl.col("s_above") / pl.col("_s_after_low"))
-        .otherwise(rescaled_x)
-    )
-    q = pl.when(counted).then(pl.col("q_term")).otherwise(0)
     with_q = pl.col("rescaled") + pl.col("q")
-    floored = counted & (pl.col("minimum") > 0) & (with_q < pl.col("minimum"))
-    final = pl.when(floored).then(pl.col("minimum").cast(pl.Float64)).otherwise(with_q)
-    return (
-        wave_entries.with_columns(s.cast(pl.Int32).alias("s"))
-        .with_columns(
+    return [
+        [_band_s(pl.col("initial")).cast(pl.Int32).alias("s")],
+        [
             pl.when(counted)
-            .then(variation * pl.col("factor"))
+            .then(
+                pl.col("s").cast(pl.Float64)
+                * (pl.col("points") - pl.col("expected"))
+                * pl.col("factor")
+            )
             .otherwise(0.0)
             .alias("variation")
-        )
-        .with_columns(
-            after_low.alias("_after_low"),
-            s_after_low.alias("_s_after_low"),
-            cross_low.alias("_cross_low"),
-        )
-        .with_columns(
-            rescaled.alias("rescaled"),
-            (pl.col("_cross_low").cast(pl.Int32) + cross_high.cast(pl.Int32)).alias("crossings"),
-            q.cast(pl.Int32).alias("q"),
-        )
-        .with_columns(
-            floored.alias("floored"),
-            # halves up; X is taken to 9 decimals so that 4.4999999999 from binary
-            # arithmetic on a decimal table still rounds as the exact 4.5 would
+        ],
+        # the first threshold (low) crossed from below it: S below -> S between
+        [(counted & below & (x > low)).alias("_cross_low")],
+        [
+            pl.when(pl.col("_cross_low"))
+            .then(low + (x - low) * pl.col("s_between") / pl.col("s_below"))
+            .otherwise(x)
+            .alias("_after_low"),
+            pl.when(pl.col("_cross_low"))
+            .then(pl.col("s_between"))
+            .otherwise(pl.col("s"))
+            .alias("_s_now"),
+            (
+                counted & (pl.col("_cross_low") | (~below & (pl.col("initial") <= pl.col("high"))))
+            ).alias("_may_cross_high"),
+        ],
+        # then the second (high), from the band between them
+        [(pl.col("_may_cross_high") & (pl.col("_after_low") > high)).alias("_cross_high")],
+        [
+            pl.when(pl.col("_cross_high"))
+            .then(high + (pl.col("_after_low") - high) * pl.col("s_above") / pl.col("_s_now"))
+            .otherwise(pl.col("_after_low"))
+            .alias("rescaled"),
+            (pl.col("_cross_low").cast(pl.Int32) + pl.col("_cross_high").cast(pl.Int32)).alias(
+                "crossings"
+            ),
+            pl.when(counted).then(pl.col("q_term")).otherwise(0).cast(pl.Int32).alias("q"),
+        ],
+        [(counted & (pl.col("minimum") > 0) & (with_q < pl.col("minimum"))).alias("floored")],
+        [
             pl.when(counted)
-            .then((final.round(9) + 0.5).floor())
+            .then(
+                (
+                    pl.when(pl.col("floored"))
+                    .then(pl.col("minimum").cast(pl.Float64))
+                    .otherwise(with_q)
+                    + 0.5
+                    + HALF_UP_TOLERANCE
+                ).floor()
+            )
             .otherwise(initial)
             .cast(pl.Int32)
-            .alias("final"),
-        )
-        .drop("_after_low", "_s_after_low", "_cross_low")
-    )
+            .alias("final")
+        ],
+    ]
+
+
+_UPDATE_STAGES = _update_stages()
+# a wave's query is small and written as it should run: optimising its plan costs more than
+# it saves, thousands of times over
+_NO_OPTIMIZATION = pl.QueryOptFlags.none()
+_WORKING = ["_cross_low", "_after_low", "_s_now", "_may_cross_high", "_cross_high"]
+
+
+def _update(entries: pl.LazyFrame) -> pl.LazyFrame:
+    """Every column of the update, for entries whose initial capital and PA are known."""
+    for stage in _UPDATE_STAGES:
+        entries = entries.with_columns(stage)
+    return entries.drop(_WORKING)
 
 
 def apply_tournaments(
@@ -243,9 +305,7 @@ def apply_tournaments(
     rulebook: RubeleRulebook,
 ) -> RubeleResult:
     """Every tournament applied in order, wave by wave, from the capitals before them."""
-    ids = capitals.select(
-        "player_id", pl.int_range(pl.len(), dtype=pl.Int32).alias("position")
-    )
+    ids = capitals.select("player_id", pl.int_range(pl.len(), dtype=pl.Int32).alias("position"))
     if ids.get_column("player_id").n_unique() != ids.height:
         raise RubeleInputError("a player has two starting capitals")
     ordered = tournament_order(tournaments, rulebook)
@@ -281,51 +341,81 @@ def apply_tournaments(
         raise RubeleInputError(
             f"a game of {stray['player_id']!r} in {stray['tournament_id']!r} has no entry"
         )
+    # entries and games sorted by wave once; each wave is a slice of both and one small query
+    # that gives the final capitals; the other columns of the update are computed for all
+    # entries at once afterwards, by the same expressions
     played = played.select("wave", "p", "o", "era", "points").sort("wave")
-    table = _expected_table(rulebook)
-    span = 2 * MAX_DIFFERENCE + 1
+    per_entry = played.group_by(["wave", "p"]).agg(
+        pl.len().cast(pl.Int32).alias("games"), pl.col("points").sum()
+    )
+    placed = (
+        placed.join(per_entry, on=["wave", "p"], how="left")
+        .with_columns(pl.col("games").fill_null(0), pl.col("points").fill_null(0.0))
+        .sort("wave")
+    )
+    entry_bounds = _bounds(placed.get_column("wave"))
+    game_bounds = _bounds(played.get_column("wave"))
+    played = played.select(
+        "p",
+        "o",
+        (pl.col("era").cast(pl.Int64) * (2 * MAX_DIFFERENCE + 1) + MAX_DIFFERENCE).alias("base"),
+    )
+    inputs = placed.select(
+        "p", "games", "points", "factor", "low", "high", "s_below", "s_between", "s_above",
+        "q_term", "minimum",
+    )  # fmt: skip
+    table = pl.lit(_expected_table(rulebook))
     capital = capitals.get_column("capital").cast(pl.Int32)
-    by_wave_entries = placed.sort("wave").partition_by("wave", as_dict=True)
-    by_wave_games = played.partition_by("wave", as_dict=True)
     done = []
-    for (wave,), wave_entries in sorted(by_wave_entries.items()):  # waves, not players
-        wave_games = by_wave_games.get((wave,))
-        entries_now = wave_entries.with_columns(
-            pl.lit(capital).gather(pl.col("p")).alias("initial")
+    for wave, (entry_start, entry_count) in enumerate(entry_bounds):  # waves, not players
+        held = pl.lit(capital)
+        game_start, games_now = game_bounds[wave] if wave < len(game_bounds) else (0, 0)
+        expected_units = (
+            played.slice(game_start, games_now)
+            .lazy()
+            .select(
+                "p",
+                table.gather(
+                    pl.col("base")
+                    + (
+                        held.gather(pl.col("p")).cast(pl.Int64)
+                        - held.gather(pl.col("o")).cast(pl.Int64)
+                    ).clip(-MAX_DIFFERENCE, MAX_DIFFERENCE)
+                ).alias("units"),
+            )
+            .group_by("p")
+            .agg(pl.col("units").sum())
         )
-        if wave_games is not None:
-            difference = (
-                pl.lit(capital).gather(pl.col("p")).cast(pl.Int64)
-                - pl.lit(capital).gather(pl.col("o")).cast(pl.Int64)
-            ).clip(-MAX_DIFFERENCE, MAX_DIFFERENCE)
-            index = pl.col("era").cast(pl.Int64) * span + difference + MAX_DIFFERENCE
-            sums = (
-                wave_games.with_columns(pl.lit(table).gather(index).alias("pa"))
-                .group_by("p")
-                .agg(
-                    pl.len().cast(pl.Int32).alias("games"),
-                    pl.col("points").sum(),
-                    pl.col("pa").sum().round(9).alias("expected"),
-                )
-            )
-            entries_now = entries_now.join(sums, on="p", how="left")
-        else:
-            entries_now = entries_now.with_columns(
-                pl.lit(None, dtype=pl.Int32).alias("games"),
-                pl.lit(None, dtype=pl.Float64).alias("points"),
-                pl.lit(None, dtype=pl.Float64).alias("expected"),
-            )
-        updated = _update(
-            entries_now.with_columns(
-                pl.col("games").fill_null(0),
-                pl.col("points").fill_null(0.0),
-                pl.col("expected").fill_null(0.0),
-            )
+        updated = (
+            inputs.slice(entry_start, entry_count)
+            .lazy()
+            .with_columns(held.gather(pl.col("p")).alias("initial"))
+            .join(expected_units, on="p", how="left", maintain_order="left")
+            .with_columns((pl.col("units").fill_null(0) / PA_UNITS).alias("expected"))
+            .pipe(_update)
+            .select("p", "initial", "expected", "final")
+            # small frames: the streaming engine's set-up would dominate
+            .collect(engine="in-memory", optimizations=_NO_OPTIMIZATION)
         )
         capital = capital.scatter(updated.get_column("p"), updated.get_column("final"))
-        done.append(updated)
+        done.append(updated.select("initial", "expected", "final"))
+    if done:
+        known = pl.concat(done)
+        done = [
+            _update(
+                placed.with_columns(
+                    known.get_column("initial"), known.get_column("expected")
+                ).lazy()
+            )
+            .collect()
+            .with_columns(known.get_column("final").alias("_wave_final"))
+        ]
+        if not done[0].get_column("final").equals(done[0].get_column("_wave_final")):
+            raise AssertionError("the update of all entries disagrees with the waves")
     variations = (
-        pl.concat(done) if done else placed.clear().with_columns(
+        pl.concat(done)
+        if done
+        else placed.clear().with_columns(
             pl.lit(None, dtype=dtype).alias(name)
             for name, dtype in VARIATION_COLUMNS.items()
             if name not in placed.columns
@@ -342,9 +432,7 @@ def apply_tournaments(
         .join(totals, on="player_id", how="left")
         .with_columns(pl.col("tournaments").fill_null(0), pl.col("games").fill_null(0))
     )
-    return RubeleResult(
-        capitals=final, variations=variations.sort(["player_id", "sequence"])
-    )
+    return RubeleResult(capitals=final, variations=variations.sort(["player_id", "sequence"]))
 
 
 def capital_after(
@@ -368,4 +456,4 @@ def capital_after(
             "minimum": [era.minimum],
         }
     )
-    return int(_update(row).get_column("final")[0])
+    return int(_update(row.lazy()).collect().get_column("final")[0])
