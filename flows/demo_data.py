@@ -115,6 +115,12 @@ season is {DEFAULT_SEASON}: the FSI stopped computing Elo Italia from the list o
   `arbiter_ratings` gives `start_number=rating` for foreign players without FIDE rating.
   Columns: `{",".join(MANIFEST_COLUMNS)}`.
 
+- `draughts/`: a draughts federation (FID) for the Elo-Rubele lists, 2021-2022, both
+  variants: `registry/<date>/players.csv, memberships.csv` (the FID registry) and
+  `deliveries/YYYY-MM/tournaments.csv` + one games CSV per tournament (format in the project
+  README), with three deliberate faults (a result off its scale, a player in no registry, a
+  tournament without receipt date).
+
 ## Counts
 {counts}
 
