@@ -59,6 +59,7 @@ VARIATION_COLUMNS: dict[str, pl.DataType] = {
 # |d| beyond this reads the table's last value (the Gauss function is 1.0 in doubles long before)
 MAX_DIFFERENCE = 20_000
 PA_UNITS = 10**12  # PA(n) in whole pico-points: integer sums are exact in any order
+PA_UNIT = 1e-12  # PA = (sum of pico-points) x PA_UNIT
 HALF_UP_TOLERANCE = 1e-9
 
 
@@ -82,7 +83,9 @@ def tournament_order(tournaments: pl.DataFrame, rulebook: RubeleRulebook) -> pl.
     and the index of the era in force on the end date (the first era before it)."""
     starts = pl.Series([era.effective_from for era in rulebook.eras], dtype=pl.Date)
     ordered = tournaments.sort(["end_date", "start_date", "tournament_id"], nulls_last=False)
-    era_index = (starts.search_sorted(ordered.get_column("end_date"), side="right") - 1).clip(0)
+    # search_sorted counts eras started by the end date (unsigned): 0 means before the first
+    started = starts.search_sorted(ordered.get_column("end_date"), side="right").cast(pl.Int64)
+    era_index = (started - 1).clip(0)
     return ordered.with_columns(
         pl.int_range(pl.len(), dtype=pl.Int32).alias("order"),
         era_index.cast(pl.Int32).alias("era"),
@@ -391,7 +394,11 @@ def apply_tournaments(
             .lazy()
             .with_columns(held.gather(pl.col("p")).alias("initial"))
             .join(expected_units, on="p", how="left", maintain_order="left")
-            .with_columns((pl.col("units").fill_null(0) / PA_UNITS).alias("expected"))
+            .with_columns(
+                # one IEEE multiplication, the same in any language (Polars divides a column
+                # by a scalar through its reciprocal, which would not match a plain division)
+                (pl.col("units").fill_null(0).cast(pl.Float64) * PA_UNIT).alias("expected")
+            )
             .pipe(_update)
             .select("p", "initial", "expected", "final")
             # small frames: the streaming engine's set-up would dominate

@@ -80,7 +80,7 @@ def starting_capitals(facts: RubeleFacts, rulebook: RubeleRulebook) -> pl.DataFr
         .agg(pl.col("end_date").min())
     )
     era_of_first = (
-        starts.search_sorted(first_played.get_column("end_date"), side="right") - 1
+        starts.search_sorted(first_played.get_column("end_date"), side="right").cast(pl.Int64) - 1
     ).clip(0)
     listed = facts.previous.select("player_id", pl.col("rating").alias("listed_capital"))
     return (

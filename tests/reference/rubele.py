@@ -1,0 +1,279 @@
+"""A slow, obviously correct reference of the FID Elo-Rubele capital update (RULES.md §3).
+
+Written with plain loops and dicts straight from the rules, independently of the engine in
+``transforms/rubele.py``: only the rulebook dataclasses are shared. Floats are evaluated in the
+same order the engine contract fixes, so that both give bit-identical results.
+
+The semantics, in the order they are applied:
+
+1. Tournaments in order of end date, start date (a missing one first), id; each computed under
+   the era in force on its end date (the first era before the first one starts).
+2. Inside a tournament every participant plays with the capital held before it (CI), for
+   himself and as an opponent.
+3. A participant without counted games keeps CI: no V, no Q, no floor.
+4. PA = Σ PA(CI - CI_opponent) over his counted games, each PA(n) taken as a whole number of
+   pico-points (so the sum is exact in any order); PO = Σ points;
+   D = PO - PA; V = S(CI) × D × validity factor; X = CI + V.
+5. Upward threshold rescaling of X, one threshold after the other, starting from CI's band:
+   X = T + (X - T) × S_new / S_old. No rescaling downward.
+6. X += Q (when the era has one; never halved).
+7. X below the era's minimum (when it has one) is raised to it.
+8. CF = floor(X + 0.5 + 1e-9) (halves up, so that 4.4999999999 from a decimal table's binary
+   arithmetic rounds as the exact 4.5 would), the capital for the next tournament.
+9. Waves: a tournament's wave is 0 when none of its participants entered an earlier one (in the
+   order of 1.), else 1 + the highest wave of its participants' previous tournaments.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import polars as pl
+
+from transforms.rubele_rulebook import RubeleEra, RubeleRulebook
+
+Row = dict[str, Any]
+PA_UNITS = 10**12  # PA(n) in whole pico-points: sums exact in any order
+PA_UNIT = 1e-12  # PA = (sum of pico-points) x PA_UNIT, one IEEE multiplication
+HALF_UP_TOLERANCE = 1e-9  # binary arithmetic on a decimal table must not turn a half down
+
+CAPITAL_DTYPES: dict[str, Any] = {
+    "player_id": pl.Utf8,
+    "capital": pl.Int32,
+    "tournaments": pl.Int32,
+    "games": pl.Int32,
+}
+VARIATION_DTYPES: dict[str, Any] = {
+    "tournament_id": pl.Utf8,
+    "player_id": pl.Utf8,
+    "wave": pl.Int32,
+    "sequence": pl.Int32,
+    "initial": pl.Int32,
+    "games": pl.Int32,
+    "points": pl.Float64,
+    "expected": pl.Float64,
+    "s": pl.Int32,
+    "factor": pl.Float64,
+    "variation": pl.Float64,
+    "rescaled": pl.Float64,
+    "crossings": pl.Int32,
+    "q": pl.Int32,
+    "floored": pl.Boolean,
+    "final": pl.Int32,
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Steps 4-8 for one participant of one tournament, once D is known."""
+
+    s: int
+    factor: float
+    variation: float  # V
+    rescaled: float  # CI + V after the threshold rescaling
+    crossings: int
+    q: int  # the Q added (0 when none)
+    floored: bool
+    final: int  # CF
+
+
+@dataclass(frozen=True)
+class ReferenceResult:
+    """Rows of the two outputs, as plain dicts (same columns as the engine's frames)."""
+
+    capitals: list[Row]
+    variations: list[Row]
+
+    def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        return (
+            pl.DataFrame(self.capitals, schema=CAPITAL_DTYPES, orient="row"),
+            pl.DataFrame(self.variations, schema=VARIATION_DTYPES, orient="row"),
+        )
+
+
+def era_for(rulebook: RubeleRulebook, end: date) -> RubeleEra:
+    """The last era starting on or before ``end``; the first era when none does."""
+    chosen = rulebook.eras[0]
+    for era in rulebook.eras:
+        if era.effective_from <= end:
+            chosen = era
+    return chosen
+
+
+def band_of(capital: int, era: RubeleEra) -> int:
+    """0 below the low threshold, 1 from low to high (both included), 2 above high."""
+    if capital < era.band_low:
+        return 0
+    if capital <= era.band_high:
+        return 1
+    return 2
+
+
+def pico_points(expected: float) -> int:
+    """PA(n) as a whole number of pico-points (10^-12), rounded half up."""
+    return math.floor(expected * PA_UNITS + 0.5)
+
+
+def round_half_up(x: float) -> int:
+    """Halves up, an X within 1e-9 below a half counting as the half."""
+    return math.floor(x + 0.5 + HALF_UP_TOLERANCE)
+
+
+def capital_after(
+    ci: int, d: float, era: RubeleEra, validity: int, counted: bool = True
+) -> Outcome:
+    """CF of a player with capital ``ci`` and D = PO - PA in one tournament (steps 3-8)."""
+    s = era.s_for(ci)
+    s_by_band = [era.s_below, era.s_between, era.s_above]
+    band = band_of(ci, era)
+    assert s == s_by_band[band], (ci, s, band)
+    factor = era.validity_factors[validity]
+    if not counted:
+        return Outcome(s, factor, 0.0, float(ci), 0, 0, False, ci)
+
+    variation = s * d * factor
+    x = ci + variation
+
+    # 5. upward crossings, one threshold after the other
+    thresholds = [era.band_low, era.band_high]
+    s_cur = s
+    crossings = 0
+    for i in range(band, 2):
+        threshold = thresholds[i]
+        if x > threshold:
+            s_new = s_by_band[i + 1]
+            x = threshold + (x - threshold) * s_new / s_cur
+            s_cur = s_new
+            crossings += 1
+        else:
+            break
+    rescaled = x
+
+    # 6. anti-deflation term
+    q = 0
+    if era.q > 0:
+        q = era.q
+        x = x + q
+
+    # 7. minimum
+    floored = False
+    if era.minimum > 0 and x < era.minimum:
+        x = era.minimum
+        floored = True
+
+    # 8. only the final capital is rounded, halves up
+    return Outcome(s, factor, variation, rescaled, crossings, q, floored, round_half_up(x))
+
+
+def order_key(tournament: Row) -> tuple:
+    start: date | None = tournament["start_date"]
+    return (
+        tournament["end_date"],
+        start if start is not None else date.min,
+        tournament["tournament_id"],
+    )
+
+
+def reference_history(
+    capitals: list[Row],
+    tournaments: list[Row],
+    entries: list[Row],
+    games: list[Row],
+    rulebook: RubeleRulebook,
+) -> ReferenceResult:
+    """Every tournament of a run, from plain rows (see the engine's contract for the columns)."""
+    capital: dict[str, int] = {}
+    for row in capitals:
+        assert row["player_id"] not in capital, f"player {row['player_id']} twice in capitals"
+        capital[row["player_id"]] = row["capital"]
+    tournament_count = dict.fromkeys(capital, 0)
+    game_count = dict.fromkeys(capital, 0)
+
+    participants: dict[str, list[str]] = {}
+    for entry in entries:
+        names = participants.setdefault(entry["tournament_id"], [])
+        assert entry["player_id"] not in names, f"{entry} entered twice"
+        names.append(entry["player_id"])
+    counted: dict[tuple[str, str], list[Row]] = {}
+    for game in games:
+        counted.setdefault((game["tournament_id"], game["player_id"]), []).append(game)
+
+    last_wave: dict[str, int] = {}
+    entered: dict[str, int] = {}
+    variations: list[Row] = []
+    for tournament in sorted(tournaments, key=order_key):
+        tid = tournament["tournament_id"]
+        era = era_for(rulebook, tournament["end_date"])
+        validity = tournament["validity"]
+        players = sorted(participants.get(tid, []))
+
+        # 9. the wave
+        earlier = [last_wave[pid] for pid in players if pid in last_wave]
+        wave = 1 + max(earlier) if earlier else 0
+
+        # 2. everyone plays with the capital held before the tournament
+        initial = {pid: capital[pid] for pid in players}
+        for pid in players:
+            ci = initial[pid]
+            its_games = counted.get((tid, pid), [])
+            po = math.fsum(game["points"] for game in its_games)
+            pa = (
+                sum(pico_points(era.expected(ci - initial[g["opponent_id"]])) for g in its_games)
+                * PA_UNIT
+            )
+            outcome = capital_after(ci, po - pa, era, validity, counted=bool(its_games))
+            entered[pid] = entered.get(pid, 0) + 1
+            variations.append(
+                {
+                    "tournament_id": tid,
+                    "player_id": pid,
+                    "wave": wave,
+                    "sequence": entered[pid],
+                    "initial": ci,
+                    "games": len(its_games),
+                    "points": po if its_games else 0.0,
+                    "expected": pa if its_games else 0.0,
+                    "s": outcome.s,
+                    "factor": outcome.factor,
+                    "variation": outcome.variation,
+                    "rescaled": outcome.rescaled,
+                    "crossings": outcome.crossings,
+                    "q": outcome.q,
+                    "floored": outcome.floored,
+                    "final": outcome.final,
+                }
+            )
+            if its_games:
+                tournament_count[pid] += 1
+                game_count[pid] += len(its_games)
+        # the new capitals take effect only after the whole tournament
+        for row in variations[len(variations) - len(players) :]:
+            capital[row["player_id"]] = row["final"]
+            last_wave[row["player_id"]] = wave
+
+    result_capitals = [
+        {
+            "player_id": row["player_id"],
+            "capital": capital[row["player_id"]],
+            "tournaments": tournament_count[row["player_id"]],
+            "games": game_count[row["player_id"]],
+        }
+        for row in capitals
+    ]
+    return ReferenceResult(capitals=result_capitals, variations=variations)
+
+
+def reference_history_frames(
+    capitals: pl.DataFrame,
+    tournaments: pl.DataFrame,
+    entries: pl.DataFrame,
+    games: pl.DataFrame,
+    rulebook: RubeleRulebook,
+) -> ReferenceResult:
+    """``reference_history`` on the engine's input frames."""
+    return reference_history(
+        capitals.to_dicts(), tournaments.to_dicts(), entries.to_dicts(), games.to_dicts(), rulebook
+    )
