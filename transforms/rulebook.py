@@ -169,9 +169,7 @@ class EraReader:
             raise self.fail(key, f"must be non-empty text, not {value!r}")
         return value
 
-    def ratings(
-        self, key: str, allow_empty: bool = False, maximum: int = 3500
-    ) -> dict[str, int]:
+    def ratings(self, key: str, allow_empty: bool = False, maximum: int = 3500) -> dict[str, int]:
         value = self.get(key)
         if not isinstance(value, dict) or not (value or allow_empty):
             raise self.fail(key, "must be a table of category = rating")
