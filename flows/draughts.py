@@ -25,11 +25,11 @@ from flows.lists import (
     ListError,
     PeriodContext,
     WrittenList,
+    list_window,
     read_previous,
     write_list,
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
-from flows.report import recalculation_report
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems
@@ -46,7 +46,7 @@ from transforms.draughts_csv import (
     type_fid_players,
 )
 from transforms.elo_list import PublishedList
-from transforms.periods import is_list_date, list_dates_between, previous_list_date, receipt_window
+from transforms.periods import list_dates_between
 from transforms.registry import DatedSnapshots
 from transforms.rubele_list import RubeleFacts, build_rubele_list
 from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
@@ -319,17 +319,7 @@ def rubele_context(
     previous: pl.DataFrame,
 ) -> PeriodContext:
     era = rulebook.era_at(list_date)
-    if not is_list_date(era.calendar, list_date):
-        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
-        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
-    after, up_to = receipt_window(era.calendar, list_date)
-    expected_previous = previous_list_date(era.calendar, list_date)
-    previous_date = previous.get_column("list_date")[0] if previous.height else None
-    if previous_date is not None and previous_date != expected_previous:
-        raise ListError(
-            f"the {system} list of {expected_previous} has not been published (the last one is "
-            f"{previous_date}): publish it first"
-        )
+    after, up_to, previous_date = list_window(system, era.calendar, list_date, previous)
     return PeriodContext(
         system=system,
         scenario=scenario,
@@ -490,7 +480,7 @@ def rubele_recalculate_flow(
 ) -> dict[str, int]:
     """Replay the draughts list dates from ``start`` to ``end`` in order, in one transaction;
     a new revision only where a list changes."""
-    from flows.recalculate import diff_against
+    from flows.recalculate import diff_against, finish_recalculation
 
     rulebook = load_rubele_rulebook(system, rulebook_path)
     run = RunRecord(
@@ -517,13 +507,7 @@ def rubele_recalculate_flow(
             results.append((written, diff))
             state = f"revision {written.revision}" if written.written else "unchanged"
             say(f"  [{number}/{len(dates)}] {list_date}: {state}")
-        report = recalculation_report(system, scenario, results, time.perf_counter() - began)
-        run.counts = {
-            "lists": len(dates),
-            "new_revisions": sum(1 for written, _ in results if written.written),
-            "players_changed": sum(d.height for _, d in results if d is not None),
-        }
-        run.write(con, "succeeded", report)
+        report = finish_recalculation(con, run, system, scenario, results, began)
     publish_markdown(report, key=f"{system.replace('_', '-')}-recalculation")
     say(report)
     return run.counts

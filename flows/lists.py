@@ -41,6 +41,7 @@ from transforms.rankings import rankings
 from transforms.rapid_letters import label_problems, normalise_labels
 from transforms.registry import type_published_list
 from transforms.rulebook import (
+    Calendar,
     EloEra,
     Rulebook,
     RulebookError,
@@ -115,6 +116,25 @@ def read_previous(
     )
 
 
+def list_window(
+    system: str, calendar: Calendar, list_date: date, previous: pl.DataFrame
+) -> tuple[date, date, date | None]:
+    """The receipt window of a list date (after, up to) and the date of the list it follows;
+    refuses a date that is not a list date, or a list whose predecessor is not published."""
+    if not is_list_date(calendar, list_date):
+        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in calendar.list_dates)
+        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
+    after, up_to = receipt_window(calendar, list_date)
+    expected_previous = previous_list_date(calendar, list_date)
+    previous_date = previous.get_column("list_date")[0] if previous.height else None
+    if previous_date is not None and previous_date != expected_previous:
+        raise ListError(
+            f"the {system} list of {expected_previous} has not been published (the last one is "
+            f"{previous_date}): publish it first"
+        )
+    return after, up_to, previous_date
+
+
 def period_context(
     con: duckdb.DuckDBPyConnection,
     system: str,
@@ -125,17 +145,7 @@ def period_context(
 ) -> PeriodContext:
     """Where a list date stands: its era, receipt window and the list it follows."""
     era = rulebook.era_at(list_date)
-    if not is_list_date(era.calendar, list_date):
-        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
-        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
-    after, up_to = receipt_window(era.calendar, list_date)
-    expected_previous = previous_list_date(era.calendar, list_date)
-    previous_date = previous.get_column("list_date")[0] if previous.height else None
-    if previous_date is not None and previous_date != expected_previous:
-        raise ListError(
-            f"the {system} list of {expected_previous} has not been published (the last one is "
-            f"{previous_date}): publish it first"
-        )
+    after, up_to, previous_date = list_window(system, era.calendar, list_date, previous)
     return PeriodContext(
         system=system,
         scenario=scenario,

@@ -107,6 +107,25 @@ def diff_against(
     return diff
 
 
+def finish_recalculation(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    scenario: str,
+    results: list[tuple[WrittenList, pl.DataFrame | None]],
+    began: float,
+) -> str:
+    """The report and counts of a replay, recorded with its run (inside its transaction)."""
+    report = recalculation_report(system, scenario, results, time.perf_counter() - began)
+    run.counts = {
+        "lists": len(results),
+        "new_revisions": sum(1 for written, _ in results if written.written),
+        "players_changed": sum(d.height for _, d in results if d is not None),
+    }
+    run.write(con, "succeeded", report)
+    return report
+
+
 @flow(name="recalculate")
 def recalculate_flow(
     system: str,
@@ -172,13 +191,7 @@ def recalculate_flow(
             state = f"revision {written.revision}" if written.written else "unchanged"
             changed = f", {diff.height} players differ" if diff is not None and diff.height else ""
             say(f"  [{number}/{len(dates)}] {list_date}: {state}{changed}")
-        report = recalculation_report(system, scenario, results, time.perf_counter() - began)
-        run.counts = {
-            "lists": len(dates),
-            "new_revisions": sum(1 for written, _ in results if written.written),
-            "players_changed": sum(d.height for _, d in results if d is not None),
-        }
-        run.write(con, "succeeded", report)
+        report = finish_recalculation(con, run, system, scenario, results, began)
     publish_markdown(report, key=f"{system.replace('_', '-')}-recalculation")
     say(report)
     return run.counts

@@ -16,6 +16,7 @@ from transforms.rulebook import (
     Calendar,
     EraReader,
     RulebookError,
+    era_in_force,
     month_days,
     parse_eras,
 )
@@ -84,13 +85,7 @@ class RubeleRulebook:
     source: str
 
     def era_at(self, on: date) -> RubeleEra:
-        in_force = [era for era in self.eras if era.effective_from <= on]
-        if not in_force:
-            raise RulebookError(
-                f"{self.system}: no era in force on {on} (the first starts "
-                f"{self.eras[0].effective_from})"
-            )
-        return in_force[-1]
+        return era_in_force(self.system, self.eras, on)
 
     def era_index(self, on: date) -> int:
         """Position in ``eras`` of the era in force on ``on`` (the first era before it)."""

@@ -100,6 +100,15 @@ class EloEra:
     validity: Validity
 
 
+def era_in_force(system: str, eras: tuple[Any, ...], on: date) -> Any:
+    """The era in force on ``on``: the latest one that started on or before it."""
+    in_force = [era for era in eras if era.effective_from <= on]
+    if not in_force:
+        first = eras[0].effective_from
+        raise RulebookError(f"{system}: no era in force on {on} (the first starts {first})")
+    return in_force[-1]
+
+
 @dataclass(frozen=True)
 class Rulebook:
     system: str
@@ -109,14 +118,7 @@ class Rulebook:
     source: str
 
     def era_at(self, on: date) -> EloEra:
-        """The era in force on ``on`` (the latest one that started on or before it)."""
-        in_force = [era for era in self.eras if era.effective_from <= on]
-        if not in_force:
-            first = self.eras[0].effective_from
-            raise RulebookError(
-                f"{self.system}: no era in force on {on} (the first starts {first})"
-            )
-        return in_force[-1]
+        return era_in_force(self.system, self.eras, on)
 
 
 def _merge(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
