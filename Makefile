@@ -12,7 +12,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: run test lint lock clean env bench
+.PHONY: run test lint lock clean env bench bench-rubele
 
 env: $(STAMP)
 
@@ -32,6 +32,10 @@ test: $(STAMP)
 # National-scale recalculation benchmark (several minutes; not part of the tests).
 bench: $(STAMP)
 	$(BIN)/python -m bench.recalc_benchmark
+
+# 30 years of a draughts federation through the Elo-Rubele wave engine and the plain loop.
+bench-rubele: $(STAMP)
+	$(BIN)/python -m bench.rubele_benchmark
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
