@@ -215,10 +215,14 @@ def _run_recalculate(args: argparse.Namespace) -> None:
     if args.system in RUBELE_SYSTEMS:
         from flows.draughts import rubele_recalculate_flow
 
-        if args.stale:
-            raise ValueError("--stale is for the FSI lists; give --from and --to")
         rubele_recalculate_flow(
-            args.system, args.warehouse, args.start, args.end, args.rulebook, args.scenario
+            args.system,
+            args.warehouse,
+            args.start,
+            args.end,
+            args.rulebook,
+            args.scenario,
+            stale=args.stale,
         )
         return
     recalculate_flow(

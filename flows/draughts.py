@@ -46,7 +46,7 @@ from transforms.draughts_csv import (
     type_fid_players,
 )
 from transforms.elo_list import PublishedList
-from transforms.periods import list_dates_between
+from transforms.periods import cutoff_for, list_dates_between
 from transforms.registry import DatedSnapshots
 from transforms.rubele_list import RubeleFacts, build_rubele_list
 from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
@@ -337,6 +337,14 @@ def rubele_context(
     )
 
 
+def rubele_list_fingerprint(
+    con: duckdb.DuckDBPyConnection, system: str, rulebook: RubeleRulebook, list_date: date
+) -> str:
+    """What a draughts list of ``list_date`` would be computed from, now (stale lists)."""
+    era = rulebook.era_at(list_date)
+    return rubele_fingerprint(con, system, list_date, cutoff_for(era.calendar, list_date))
+
+
 def rubele_fingerprint(
     con: duckdb.DuckDBPyConnection, system: str, list_date: date, up_to: date
 ) -> str:
@@ -473,14 +481,26 @@ def rubele_report_of(
 def rubele_recalculate_flow(
     system: str,
     warehouse: str,
-    start: date,
-    end: date,
+    start: date | None = None,
+    end: date | None = None,
     rulebook_path: str | None = None,
     scenario: str = OFFICIAL,
+    stale: bool = False,
 ) -> dict[str, int]:
-    """Replay the draughts list dates from ``start`` to ``end`` in order, in one transaction;
-    a new revision only where a list changes."""
-    from flows.recalculate import diff_against, finish_recalculation
+    """Replay the draughts list dates from ``start`` to ``end`` (or the stale ones) in order,
+    in one transaction; a new revision only where a list changes."""
+    from flows.recalculate import diff_against, finish_recalculation, stale_lists
+
+    if stale:
+        rulebook = load_rubele_rulebook(system, rulebook_path)
+        with Warehouse(warehouse).reader() as con:
+            found = stale_lists(con, system, rulebook, rubele_list_fingerprint)
+        if not found:
+            say(f"recalculate: every {system} list is current; nothing to do")
+            return {"lists": 0, "new_revisions": 0, "players_changed": 0}
+        start, end = found[0].list_date, found[-1].list_date
+    if start is None or end is None:
+        raise ListError("give --from and --to, or --stale")
 
     rulebook = load_rubele_rulebook(system, rulebook_path)
     run = RunRecord(

@@ -9,8 +9,10 @@ beside the official lists, never over them. The whole replay is one transaction.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -46,8 +48,23 @@ class StaleList:
     reason: str
 
 
-def stale_lists(con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook) -> list[StaleList]:
-    """Official lists whose inputs or rulebook changed since written, and every later one."""
+def fsi_fingerprint(
+    con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook, list_date: date
+) -> str:
+    """What an FSI list of ``list_date`` would be computed from, now."""
+    era = rulebook.era_at(list_date)
+    up_to = cutoff_for(era.calendar, list_date)
+    return inputs_fingerprint(con, system, list_date, up_to, reference_system(era))
+
+
+def stale_lists(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    rulebook: Rulebook | Any,
+    fingerprint: Callable[[duckdb.DuckDBPyConnection, str, Any, date], str] = fsi_fingerprint,
+) -> list[StaleList]:
+    """Official lists whose inputs or rulebook changed since written, and every later one
+    (``fingerprint`` says what a list would read now: FSI or draughts inputs)."""
     current = query_frame(
         con,
         read_sql("queries/lists/current_revisions.sql"),
@@ -60,10 +77,7 @@ def stale_lists(con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook)
             continue
         if source == "imported":
             continue  # an imported list is a given, not a computation
-        era = rulebook.era_at(list_date)
-        up_to = cutoff_for(era.calendar, list_date)
-        reference = reference_system(era)
-        if inputs_fingerprint(con, system, list_date, up_to, reference) != inputs_hash:
+        if fingerprint(con, system, rulebook, list_date) != inputs_hash:
             stale.append(StaleList(list_date, "its inputs changed since it was written"))
         elif rulebook_hash != rulebook.content_hash:
             stale.append(StaleList(list_date, "the rulebook changed since it was written"))

@@ -23,6 +23,7 @@ def status_text(warehouse: str) -> str:
 
 
 def _list_lines(warehouse: str) -> list[str]:
+    from flows.draughts import RUBELE_SYSTEMS, load_rubele_rulebook, rubele_list_fingerprint
     from flows.lists import FSI_SYSTEMS, load_rulebook
     from flows.recalculate import stale_lists
 
@@ -35,10 +36,15 @@ def _list_lines(warehouse: str) -> list[str]:
                 "WHERE scenario = 'official' GROUP BY ALL",
             ).rows()
         )
-        for system in FSI_SYSTEMS:
+        for system in (*FSI_SYSTEMS, *RUBELE_SYSTEMS):
             if system not in published:
                 continue
-            stale = stale_lists(con, system, load_rulebook(system))
+            if system in RUBELE_SYSTEMS:
+                stale = stale_lists(
+                    con, system, load_rubele_rulebook(system), rubele_list_fingerprint
+                )
+            else:
+                stale = stale_lists(con, system, load_rulebook(system))
             lines.append(
                 f"  {system}: {published[system]} list dates published, {len(stale)} stale"
             )

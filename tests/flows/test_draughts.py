@@ -135,3 +135,74 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
     # women: D001 only; youth: D002 (born 2010)
     assert ("women", 1, "D001") in ranking and ("youth", 1, "D002") in ranking
     assert [row[2] for row in ranking if row[0] == "overall"] == ["D001", "D002", "D003"]
+
+
+def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):
+    from flows.draughts import (
+        ingest_draughts_flow,
+        load_fid_registry_flow,
+        rubele_list_fingerprint,
+        rubele_quarterly_flow,
+        rubele_recalculate_flow,
+    )
+    from flows.draughts import load_rubele_rulebook as rulebook_of
+    from flows.recalculate import stale_lists
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    # the corrected file: D002 - D003 was a draw
+    games_file = inbox / "2019-05" / "di1.csv"
+    games_file.write_text(DI1.replace("DI-1,3,D002,D003,2,played", "DI-1,3,D002,D003,1,played"))
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        stale = stale_lists(
+            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprint
+        )
+    assert [item.list_date for item in stale] == [date(2019, 7, 1)]
+    counts = rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)
+    assert counts["new_revisions"] == 1
+    with Warehouse(warehouse).reader() as con:
+        revisions = con.sql(
+            "SELECT revision, player_id, rating FROM rating_list_revisions "
+            "WHERE system = 'rubele_italiana' ORDER BY revision, player_id"
+        ).fetchall()
+    # everyone at 1500, PA 0.5 a game; now D002 lost to D001 and drew D003: PO 0.5, D -0.5,
+    # 1425; D003 drew both: PO 1.0, D 0, 1500
+    assert revisions == [
+        (1, "D001", 1575),
+        (1, "D002", 1500),
+        (1, "D003", 1425),
+        (2, "D001", 1575),
+        (2, "D002", 1425),
+        (2, "D003", 1500),
+    ]
+    assert rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)["lists"] == 0
+
+
+def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
+    from flows.cli import main
+    from flows.draughts import load_fid_registry_flow
+
+    registry, _ = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), str(tmp_path / "w.duckdb"))
+    capsys.readouterr()
+    code = main(
+        [
+            "quarterly",
+            "--system",
+            "rubele_italiana",
+            "--list-date",
+            "2019-04-01",
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+        ]
+    )
+    assert code == 1
+    error = capsys.readouterr().err
+    assert error.strip() == (
+        "graduatoria: error: 2019-04-01 is not a list date of rubele_italiana "
+        "(list dates: 01-01, 07-01)"
+    )
