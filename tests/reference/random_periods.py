@@ -164,18 +164,25 @@ def era_choices() -> list[tuple[str, EloEra]]:
 ERAS = era_choices()
 
 
-class NamedEra:
-    """An era drawn by hypothesis, printed by name only in a failing example."""
+class Named:
+    """A value drawn by hypothesis, printed by name only in a failing example."""
 
-    def __init__(self, name: str, era: EloEra) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name
-        self.era = era
 
     def __repr__(self) -> str:
-        return f"NamedEra({self.name!r})"
+        return f"{type(self).__name__}({self.name!r})"
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis' pretty-printer
         printer.text(repr(self))
+
+
+class NamedEra(Named):
+    """An era drawn by hypothesis."""
+
+    def __init__(self, name: str, era: EloEra) -> None:
+        super().__init__(name)
+        self.era = era
 
 
 def eras() -> st.SearchStrategy[NamedEra]:

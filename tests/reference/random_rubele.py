@@ -29,7 +29,7 @@ from typing import Any
 import polars as pl
 from hypothesis import strategies as st
 
-from tests.reference.random_periods import Chooser, DrawChooser, RandomChooser
+from tests.reference.random_periods import Chooser, DrawChooser, Named, RandomChooser
 from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
 from transforms.rulebook import default_rulebook_path
 
@@ -131,18 +131,12 @@ def rulebook_choices() -> list[tuple[str, RubeleRulebook]]:
 RULEBOOKS = rulebook_choices()
 
 
-class NamedRulebook:
-    """A rulebook drawn by hypothesis, printed by name only in a failing example."""
+class NamedRulebook(Named):
+    """A rulebook drawn by hypothesis."""
 
     def __init__(self, name: str, rulebook: RubeleRulebook) -> None:
-        self.name = name
+        super().__init__(name)
         self.rulebook = rulebook
-
-    def __repr__(self) -> str:
-        return f"NamedRulebook({self.name!r})"
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis' pretty-printer
-        printer.text(repr(self))
 
 
 def rulebooks() -> st.SearchStrategy[NamedRulebook]:
