@@ -311,6 +311,7 @@ def write_list(
         table_columns_only=True,
     )
     insert_frame(con, "list_ranking", published.rankings.with_columns(tag))
+    insert_frame(con, "list_exclusion", published.excluded.with_columns(tag))
     return WrittenList(revision, True, published, context)
 
 

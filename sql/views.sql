@@ -103,6 +103,12 @@ SELECT system, list_date, player_id, name, rating, letter, letter_provisional, l
 FROM rating_list
 WHERE letter IS NOT NULL;
 
+-- Public: the tournaments a list did not rate, and why (latest official revisions).
+CREATE OR REPLACE VIEW excluded_tournament AS
+SELECT x.system, x.list_date, x.revision, x.tournament_id, x.reason
+FROM list_exclusion x
+JOIN list_revision_current c USING (system, scenario, list_date, revision);
+
 -- Public: per system, list date, tournament and player, latest official revision.
 CREATE OR REPLACE VIEW variation AS
 SELECT v.*

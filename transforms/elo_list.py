@@ -375,6 +375,10 @@ class PublishedList:
     rows: pl.DataFrame  # LIST_COLUMNS
     variations: pl.DataFrame  # engine columns + note, raw_variation, applied_variation
     rankings: pl.DataFrame  # RANKING_COLUMNS
+    # tournaments of the period that the list does not rate: tournament_id, reason
+    excluded: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"tournament_id": pl.Utf8, "reason": pl.Utf8})
+    )
 
 
 def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
@@ -394,6 +398,7 @@ def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedLis
         rows=rows,
         variations=variations,
         rankings=rankings(ranking_input(rows, era, list_date)),
+        excluded=facts.quarantined.select("tournament_id", "reason"),
     )
 
 

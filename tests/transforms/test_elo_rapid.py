@@ -411,3 +411,110 @@ def test_labels_typed_in_any_case_are_read_as_the_list_shows_them() -> None:
         pl.DataFrame({"line_no": [2, 3, 4], "category": ["Dx", "X", "H"]}), LETTERS
     )
     assert problems.get_column("line_no").to_list() == [3, 4]
+
+
+def test_a_list_sets_aside_a_tournament_with_a_non_member_and_says_why() -> None:
+    from transforms.elo_list import History, period_facts, split_history
+
+    def entry(tid: str, pid: str, points: float) -> dict[str, Any]:
+        return {
+            "tournament_id": tid,
+            "tournament_version": 1,
+            "player_id": pid,
+            "name": pid,
+            "points": points,
+            "start_date": date(2019, 5, 4),
+            "end_date": date(2019, 5, 4),
+            "received_on": date(2019, 5, 10),
+            "file_name": f"{tid}.trf",
+            "arbiter_rating": None,
+            "rating_in_file": None,
+            "fide_id": None,
+        }
+
+    entries = pl.DataFrame(
+        [
+            entry("R1", "A", 1.0),
+            entry("R1", "B", 0.0),
+            entry("R2", "A", 1.0),
+            entry("R2", "X", 0.0),
+        ],
+        schema_overrides={
+            "arbiter_rating": pl.Int32,
+            "rating_in_file": pl.Int32,
+            "fide_id": pl.Int64,
+        },
+    )
+    games = pl.DataFrame(
+        {
+            "tournament_id": ["R1", "R1", "R2", "R2"],
+            "player_id": ["A", "B", "A", "X"],
+            "opponent_id": ["B", "A", "X", "A"],
+            "score": [1.0, 0.0, 1.0, 0.0],
+            "received_on": [date(2019, 5, 10)] * 4,
+        }
+    )
+    registry = pl.DataFrame(
+        {
+            "as_of": [date(2019, 1, 1)] * 3,
+            "player_id": ["A", "B", "X"],
+            "name": ["A", "B", "X"],
+            "sex": ["M"] * 3,
+            "birth_date": [date(1990, 1, 1)] * 3,
+            "fide_standard": [None, None, None],
+            "fide_rapid": [None, None, None],
+            "category": ["NC"] * 3,
+            "k_override": [None, None, None],
+            "last_fide_tournament": [None, None, None],
+        },
+        schema_overrides={
+            "fide_standard": pl.Int32,
+            "fide_rapid": pl.Int32,
+            "k_override": pl.Int32,
+            "last_fide_tournament": pl.Date,
+        },
+    )
+    # X is a member for 2018 only: R2 (played in 2019) is not valid for the rapid list
+    memberships = pl.DataFrame(
+        {
+            "as_of": [date(2019, 1, 1)] * 3,
+            "player_id": ["A", "B", "X"],
+            "year": [2019, 2019, 2018],
+        }
+    )
+    quarantined = pl.DataFrame(
+        schema={
+            "tournament_id": pl.Utf8,
+            "file_name": pl.Utf8,
+            "received_on": pl.Date,
+            "reason": pl.Utf8,
+        }
+    )
+    history = split_history(
+        History(entries, games, registry, memberships, quarantined), ERA_2019.calendar
+    )
+    facts = period_facts(
+        history,
+        pl.DataFrame(
+            schema={
+                "player_id": pl.Utf8,
+                "rating": pl.Int32,
+                "rating_type": pl.Utf8,
+                "total_games": pl.Int32,
+                "category": pl.Utf8,
+                "last_played": pl.Date,
+            }
+        ),
+        history.played_before(LIST_DATE),
+        LIST_DATE,
+        date(2019, 4, 1),
+        ERA_2019,
+    )
+    assert set(facts.entries.get_column("tournament_id")) == {"R1"}
+    assert set(facts.games.get_column("tournament_id")) == {"R1"}
+    assert facts.quarantined.select("tournament_id", "file_name", "reason").rows() == [
+        ("R2", "R2.trf", "1 of 2 players are not members of the federation for 2019: X")
+    ]
+    assert build_list(facts, ERA_2019, LIST_DATE).excluded.rows() == [
+        ("R2", "1 of 2 players are not members of the federation for 2019: X")
+    ]
