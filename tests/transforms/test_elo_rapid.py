@@ -92,6 +92,12 @@ def test_a_letter_list_needs_its_letter_bands() -> None:
 # --------------------------------------------------------------------------- entry precedence
 
 LIST_DATE = date(2019, 7, 1)
+QUARANTINED_SCHEMA = {
+    "tournament_id": pl.Utf8,
+    "file_name": pl.Utf8,
+    "received_on": pl.Date,
+    "reason": pl.Utf8,
+}
 
 
 def _facts(
@@ -198,14 +204,7 @@ def _facts(
                 "is_active": [True] * len(players),
             }
         ),
-        quarantined=pl.DataFrame(
-            schema={
-                "tournament_id": pl.Utf8,
-                "file_name": pl.Utf8,
-                "received_on": pl.Date,
-                "reason": pl.Utf8,
-            }
-        ),
+        quarantined=pl.DataFrame(schema=QUARANTINED_SCHEMA),
         reference_ratings=pl.DataFrame(
             reference, schema={"player_id": pl.Utf8, "elo_italia": pl.Int32}, orient="row"
         ),
@@ -482,14 +481,7 @@ def test_a_list_sets_aside_a_tournament_with_a_non_member_and_says_why() -> None
             "year": [2019, 2019, 2018],
         }
     )
-    quarantined = pl.DataFrame(
-        schema={
-            "tournament_id": pl.Utf8,
-            "file_name": pl.Utf8,
-            "received_on": pl.Date,
-            "reason": pl.Utf8,
-        }
-    )
+    quarantined = pl.DataFrame(schema=QUARANTINED_SCHEMA)
     history = split_history(
         History(entries, games, registry, memberships, quarantined), ERA_2019.calendar
     )
