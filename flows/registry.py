@@ -13,12 +13,13 @@ from prefect import flow
 
 from flows.inputs import CsvInput, read_csv_text
 from flows.runtime import RunRecord, publish_markdown, say
-from flows.warehouse import Warehouse, execute, insert_frame, read_sql, scalar
+from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems
 from schemas.inputs import Membership, RegistryPlayer
 from schemas.problems import problem, problems_frame
 from schemas.validation import validate
-from transforms.registry import type_memberships, type_registry_players
+from transforms.matching import rematch_provisional
+from transforms.registry import latest_identity, type_memberships, type_registry_players
 
 PLAYERS_FILE = "players.csv"
 MEMBERSHIPS_FILE = "memberships.csv"
@@ -58,6 +59,28 @@ class RegistryKind:
     player_table: str
     membership_table: str
     sequence: str
+    # run inside the load's transaction after a new snapshot is stored; returns a report line
+    after_load: Callable[[duckdb.DuckDBPyConnection, RunRecord, date], str] | None = None
+
+
+def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: date) -> str:
+    """Merge the provisional players that the registry now identifies (national id, FIDE id,
+    name and birth date, as at ingest): later lists read them under their real id."""
+    waiting = query_frame(con, read_sql("queries/unmatched_identities.sql"))
+    registry = latest_identity(query_frame(con, read_sql("queries/registry_identity.sql")))
+    found = rematch_provisional(waiting, registry).with_columns(
+        pl.format(
+            "matched by the registry snapshot of {} ({})", pl.lit(str(as_of)), "match_method"
+        ).alias("note")
+    )
+    if found.height:
+        con.register("_incoming_merges", found.to_arrow())
+        try:
+            execute(con, read_sql("queries/insert_registry_merges.sql"), {"run_id": run.run_id})
+        finally:
+            con.unregister("_incoming_merges")
+    run.counts["players_rematched"] = found.height
+    return f"- provisional players now identified and merged: {found.height}\n"
 
 
 FSI_REGISTRY = RegistryKind(
@@ -69,6 +92,7 @@ FSI_REGISTRY = RegistryKind(
     "registry_player",
     "registry_membership",
     "registry_load_seq",
+    rematch_after_load,
 )
 
 
@@ -154,6 +178,11 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
             "memberships": 0 if unchanged else memberships.height,
             "rejections_new": rejected,
         }
+        rematched = ""
+        if kind.after_load is not None:
+            run.counts["players_rematched"] = 0
+            if not unchanged:
+                rematched = kind.after_load(con, run, as_of)
         report = (
             f"# {kind.title} snapshot {as_of}\n\n"
             + (
@@ -162,6 +191,7 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
                 else f"- players: {players.height}\n- memberships: {memberships.height}\n"
             )
             + f"- rows rejected: {problems.height} (new: {rejected})\n"
+            + rematched
         )
         run.write(con, "succeeded", report)
     publish_markdown(report, key=f"{kind.name}-report")

@@ -103,3 +103,23 @@ def match_players(
         ).alias("player_id"),
         method.alias("match_method"),
     ).drop([column for _, column in candidates] + ["name_birth_key"])
+
+
+def rematch_provisional(waiting: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
+    """Provisional players that ``registry`` now identifies (a snapshot loaded after their
+    tournament): provisional_id, player_id, match_method, one row per provisional id.
+
+    ``waiting`` has the provisional_id and the fields an entry is matched on (name,
+    birth_date, birth_year, federation, fide_id, national_id); an id whose rows would go to two
+    different players stays provisional, for the analyst to merge.
+    """
+    no_merges = pl.DataFrame(schema={"provisional_id": pl.Utf8, "player_id": pl.Utf8})
+    matched = match_players(
+        waiting.rename({"provisional_id": "waiting_id"}), registry, no_merges
+    ).filter(pl.col("match_method") != "provisional")
+    return (
+        matched.select(pl.col("waiting_id").alias("provisional_id"), "player_id", "match_method")
+        .unique()
+        .filter(pl.len().over("provisional_id") == 1)
+        .sort("provisional_id")
+    )

@@ -43,10 +43,10 @@ def test_snapshots_are_read_as_they_stood_and_reloads_change_nothing(tmp_path):
     january = _snapshot(tmp_path / "2026-01-01", JANUARY)
     july = _snapshot(tmp_path / "2026-07-01", JULY)
     first = load_registry_flow(january, date(2026, 1, 1), warehouse)
-    assert first == {"players": 2, "memberships": 2, "rejections_new": 3}
+    assert first == {"players": 2, "memberships": 2, "rejections_new": 3, "players_rematched": 0}
     load_registry_flow(july, date(2026, 7, 1), warehouse)
     again = load_registry_flow(january, date(2026, 1, 1), warehouse)
-    assert again == {"players": 0, "memberships": 0, "rejections_new": 0}
+    assert again == {"players": 0, "memberships": 0, "rejections_new": 0, "players_rematched": 0}
     with Warehouse(warehouse).reader() as con:
 
         def fide(day: str) -> list:
@@ -140,3 +140,52 @@ def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
     assert left == 2
     with pytest.raises(Exception, match="not in any registry snapshot"):
         merge_player_flow(waiting[1], "424242", warehouse)
+
+
+def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
+    from flows.ingest import ingest_flow
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "reg", JANUARY), date(2026, 1, 1), warehouse)
+    delivery = tmp_path / "inbox" / "d1"
+    delivery.mkdir(parents=True)
+    name = "sanichi_icu_tournament__spec_samples_krause_armstrong_2012_with_bom.tab"
+    shutil.copyfile(SHARED_TRF / name, delivery / name)
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": "AR-1",
+                "file": name,
+                "system": "elo_italia",
+                "received_on": "2026-02-01",
+            }
+        ],
+    )
+    ingest_flow(str(delivery.parent), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        waiting = con.execute(
+            "SELECT provisional_id, fide_id FROM unmatched_player ORDER BY start_number"
+        ).fetchall()
+    assert len(waiting) == 2 and waiting[0][1] is not None
+    (provisional, fide_id), _ = waiting
+    # the July snapshot registers the first player, under his FIDE id (the name is spelled
+    # differently in the registry: the FIDE id decides, as it does at ingest)
+    july = JULY + f'100777,"Griffiths, Ryan",M,1990-01-01,IRL,{fide_id},2322,,NC,\n'
+    counts = load_registry_flow(_snapshot(tmp_path / "july", july), date(2026, 7, 1), warehouse)
+    assert counts["players_rematched"] == 1
+    with Warehouse(warehouse).reader() as con:
+        merged = con.execute(
+            "SELECT player_id, note FROM player_merge WHERE provisional_id = ?", [provisional]
+        ).fetchone()
+        resolved = con.execute(
+            "SELECT player_id, match_method FROM tournament_player WHERE start_number = 1"
+        ).fetchone()
+        left = con.execute("SELECT count(*) FROM unmatched_player").fetchone()[0]
+    assert merged == ("100777", "matched by the registry snapshot of 2026-07-01 (fide_id)")
+    assert resolved == ("100777", "merge")
+    assert left == 1
+    # loading the same snapshot again finds nothing new
+    again = load_registry_flow(str(tmp_path / "july"), date(2026, 7, 1), warehouse)
+    assert again["players_rematched"] == 0

@@ -4,7 +4,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.matching import match_players
+from transforms.matching import match_players, rematch_provisional
 
 REGISTRY = pl.DataFrame(
     {
@@ -104,3 +104,15 @@ def test_matching_does_not_depend_on_row_order(entry_order, registry_order):
     expected = match_players(entries, REGISTRY, NO_MERGES).sort("start_number")
     shuffled = match_players(entries[entry_order], REGISTRY[registry_order], NO_MERGES)
     assert shuffled.sort("start_number").equals(expected)
+
+
+def test_a_later_registry_identifies_waiting_players_unless_ambiguous():
+    waiting = _entries(
+        name=["Rossi, Mario", "Stranger, Joe", "Verdi Luca", "Verdi Luca"],
+        birth_date=[date(1980, 1, 2), date(1999, 1, 1), None, None],
+        # the same provisional id entered twice with FIDE ids of two different players
+        fide_id=[None, None, 2500003, 2500001],
+    ).with_columns(pl.Series("provisional_id", ["P-A", "P-B", "P-C", "P-C"]))
+    found = rematch_provisional(waiting.drop("start_number"), REGISTRY)
+    # P-A by name and birth date; P-B is still unknown; P-C would be two people: left alone
+    assert found.rows() == [("P-A", "100001", "name_birth")]
