@@ -25,7 +25,7 @@ from flows.lists import (
     ListError,
     PeriodContext,
     WrittenList,
-    list_window,
+    list_context,
     read_previous,
     write_list,
 )
@@ -318,22 +318,16 @@ def rubele_context(
     rulebook: RubeleRulebook,
     previous: pl.DataFrame,
 ) -> PeriodContext:
-    era = rulebook.era_at(list_date)
-    after, up_to, previous_date = list_window(system, era.calendar, list_date, previous)
-    return PeriodContext(
-        system=system,
-        scenario=scenario,
-        list_date=list_date,
-        era=era,  # type: ignore[arg-type]
-        rulebook=rulebook,  # type: ignore[arg-type]
-        after=after,
-        up_to=up_to,
-        ratings_day=list_date,
-        previous_date=previous_date,
-        previous_revision=previous.get_column("revision")[0] if previous.height else None,
-        previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
-        inputs_hash=rubele_fingerprint(con, system, list_date, up_to),
-        reference_ratings=None,
+    """Where a draughts list date stands (capitals are read at the list date itself)."""
+    return list_context(
+        system,
+        scenario,
+        list_date,
+        rulebook.era_at(list_date),
+        rulebook,
+        previous,
+        list_date,
+        lambda up_to: rubele_fingerprint(con, system, list_date, up_to),
     )
 
 

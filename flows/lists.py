@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -41,7 +43,6 @@ from transforms.rankings import rankings
 from transforms.rapid_letters import label_problems, normalise_labels
 from transforms.registry import type_published_list
 from transforms.rulebook import (
-    Calendar,
     EloEra,
     Rulebook,
     RulebookError,
@@ -116,11 +117,23 @@ def read_previous(
     )
 
 
-def list_window(
-    system: str, calendar: Calendar, list_date: date, previous: pl.DataFrame
-) -> tuple[date, date, date | None]:
-    """The receipt window of a list date (after, up to) and the date of the list it follows;
-    refuses a date that is not a list date, or a list whose predecessor is not published."""
+def list_context(
+    system: str,
+    scenario: str,
+    list_date: date,
+    era: Any,
+    rulebook: Any,
+    previous: pl.DataFrame,
+    ratings_day: date,
+    inputs_hash: Callable[[date], str],
+    reference_ratings: pl.DataFrame | None = None,
+) -> PeriodContext:
+    """Where a list date of any system stands: its receipt window and the list it follows.
+
+    Refuses a date that is not a list date, or a list whose predecessor is not published;
+    ``inputs_hash`` gives the fingerprint of the inputs received up to the cut-off.
+    """
+    calendar = era.calendar
     if not is_list_date(calendar, list_date):
         days = ", ".join(f"{m:02d}-{d:02d}" for m, d in calendar.list_dates)
         raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
@@ -132,7 +145,21 @@ def list_window(
             f"the {system} list of {expected_previous} has not been published (the last one is "
             f"{previous_date}): publish it first"
         )
-    return after, up_to, previous_date
+    return PeriodContext(
+        system=system,
+        scenario=scenario,
+        list_date=list_date,
+        era=era,
+        rulebook=rulebook,
+        after=after,
+        up_to=up_to,
+        ratings_day=ratings_day,
+        previous_date=previous_date,
+        previous_revision=previous.get_column("revision")[0] if previous.height else None,
+        previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
+        inputs_hash=inputs_hash(up_to),
+        reference_ratings=reference_ratings,
+    )
 
 
 def period_context(
@@ -143,25 +170,20 @@ def period_context(
     rulebook: Rulebook,
     previous: pl.DataFrame,
 ) -> PeriodContext:
-    """Where a list date stands: its era, receipt window and the list it follows."""
+    """Where an FSI list date stands: its era, receipt window and the list it follows."""
     era = rulebook.era_at(list_date)
-    after, up_to, previous_date = list_window(system, era.calendar, list_date, previous)
-    return PeriodContext(
-        system=system,
-        scenario=scenario,
-        list_date=list_date,
-        era=era,
-        rulebook=rulebook,
-        after=after,
-        up_to=up_to,
-        ratings_day=ratings_day(era.calendar, era.ratings_snapshot, list_date),
-        previous_date=previous_date,
-        previous_revision=previous.get_column("revision")[0] if previous.height else None,
-        previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
-        inputs_hash=inputs_fingerprint(con, system, list_date, up_to, reference_system(era)),
-        reference_ratings=read_reference_ratings(
-            con, era, ratings_day(era.calendar, era.ratings_snapshot, list_date)
-        ),
+    day = ratings_day(era.calendar, era.ratings_snapshot, list_date)
+    reference = reference_system(era)
+    return list_context(
+        system,
+        scenario,
+        list_date,
+        era,
+        rulebook,
+        previous,
+        day,
+        lambda up_to: inputs_fingerprint(con, system, list_date, up_to, reference),
+        read_reference_ratings(con, era, day),
     )
 
 
