@@ -17,7 +17,6 @@ from transforms.rulebook import (
     EraReader,
     RulebookError,
     era_in_force,
-    month_days,
     parse_eras,
 )
 
@@ -120,14 +119,6 @@ def _banded(tables: dict[str, Any], name: str, reader: EraReader) -> tuple:
 
 
 def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> RubeleEra:
-    values = reader.values
-    variant = reader.text("variant")
-    if variant not in VARIANTS:
-        raise reader.fail("variant", f"must be one of {VARIANTS}")
-    list_dates = month_days(reader, "calendar.list_dates")
-    cutoffs = month_days(reader, "calendar.cutoffs")
-    if len(list_dates) != len(cutoffs) or list(list_dates) != sorted(list_dates):
-        raise reader.fail("calendar", "needs one cut-off per list date, list dates in order")
     low = reader.integer("bands.low", 0, 20_000)
     high = reader.integer("bands.high", 0, 20_000)
     if high <= low:
@@ -139,19 +130,8 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
         and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in s_values)
     ):
         raise reader.fail("bands.s", "must be [S below low, S from low to high, S above high]")
-    mode = reader.text("expected.mode")
-    if mode not in EXPECTED_MODES:
-        raise reader.fail("expected.mode", f"must be one of {EXPECTED_MODES}")
-    scale = reader.get("expected.gauss_scale")
-    if isinstance(scale, bool) or not isinstance(scale, int | float) or scale <= 0:
-        raise reader.fail("expected.gauss_scale", f"must be a positive number, not {scale!r}")
+    mode = reader.choice("expected.mode", EXPECTED_MODES)
     bands = _banded(tables, reader.text("expected.table"), reader) if mode == "banded" else ()
-    win = reader.get("points.win")
-    if isinstance(win, bool) or not isinstance(win, int | float) or win <= 0:
-        raise reader.fail("points.win", f"must be a positive number, not {win!r}")
-    rounding = reader.text("capital.rounding")
-    if rounding not in ROUNDING_MODES:
-        raise reader.fail("capital.rounding", f"must be one of {ROUNDING_MODES}")
     raw_factors = reader.get("validity.factors")
     if not isinstance(raw_factors, dict) or not raw_factors:
         raise reader.fail("validity.factors", "must be a table of percentage = factor")
@@ -163,30 +143,26 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
     order = tuple(reader.get("categories.order"))
     debutants = reader.ratings("debutants.capital", maximum=20_000)
     thresholds = reader.ratings("categories.thresholds", maximum=20_000)
-    for key, table in (("debutants.capital", debutants), ("categories.thresholds", thresholds)):
-        unknown = sorted(set(table) - set(order))
-        if unknown:
-            raise reader.fail(key, f"names categories not in categories.order: {unknown}")
-    effective_from = values.get("effective_from")
-    if not isinstance(effective_from, date):
-        raise reader.fail("effective_from", "must be a date written YYYY-MM-DD")
+    reader.categories_known(
+        order, {"debutants.capital": debutants, "categories.thresholds": thresholds}
+    )
     return RubeleEra(
         system=system,
-        variant=variant,
-        effective_from=effective_from,
-        note=str(values.get("note", "")),
-        calendar=Calendar(list_dates=list_dates, cutoffs=cutoffs),
+        variant=reader.choice("variant", VARIANTS),
+        effective_from=reader.effective_from(),
+        note=str(reader.values.get("note", "")),
+        calendar=reader.calendar(),
         band_low=low,
         band_high=high,
         s_below=s_values[0],
         s_between=s_values[1],
         s_above=s_values[2],
         expected_mode=mode,
-        gauss_scale=float(scale),
+        gauss_scale=reader.positive("expected.gauss_scale"),
         expected_bands=bands,
-        win_points=float(win),
+        win_points=reader.positive("points.win"),
         minimum=reader.integer("capital.minimum", 0, 20_000),
-        rounding=rounding,
+        rounding=reader.choice("capital.rounding", ROUNDING_MODES),
         q=reader.integer("anti_deflation.q", 0, 1_000),
         validity_factors=factors,
         debutant_capitals=debutants,

@@ -171,6 +171,39 @@ class EraReader:
             raise self.fail(key, f"must be non-empty text, not {value!r}")
         return value
 
+    def choice(self, key: str, options: tuple[str, ...]) -> str:
+        value = self.text(key)
+        if value not in options:
+            raise self.fail(key, f"must be one of {options}")
+        return value
+
+    def positive(self, key: str) -> float:
+        value = self.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise self.fail(key, f"must be a positive number, not {value!r}")
+        return float(value)
+
+    def effective_from(self) -> date:
+        value = self.values.get("effective_from")
+        if not isinstance(value, date):
+            raise self.fail("effective_from", "must be a date written YYYY-MM-DD")
+        return value
+
+    def calendar(self) -> Calendar:
+        """``calendar.list_dates`` and their ``calendar.cutoffs``, as MM-DD pairs."""
+        list_dates = month_days(self, "calendar.list_dates")
+        cutoffs = month_days(self, "calendar.cutoffs")
+        if len(list_dates) != len(cutoffs) or list(list_dates) != sorted(list_dates):
+            raise self.fail("calendar", "needs one cut-off per list date, list dates in order")
+        return Calendar(list_dates=list_dates, cutoffs=cutoffs)
+
+    def categories_known(self, order: tuple[str, ...], tables: dict[str, dict[str, int]]) -> None:
+        """Every table keyed by category names only categories of ``order``."""
+        for key, table in tables.items():
+            unknown = sorted(set(table) - set(order))
+            if unknown:
+                raise self.fail(key, f"names categories not in categories.order: {unknown}")
+
     def ratings(self, key: str, allow_empty: bool = False, maximum: int = 3500) -> dict[str, int]:
         value = self.get(key)
         if not isinstance(value, dict) or not (value or allow_empty):
@@ -263,52 +296,36 @@ def _entry_precedence(reader: EraReader) -> tuple[str, ...]:
 
 
 def _era(reader: EraReader, tables: dict[str, Any], system: str) -> EloEra:
-    values = reader.values
-    list_dates = month_days(reader, "calendar.list_dates")
-    cutoffs = month_days(reader, "calendar.cutoffs")
-    if len(list_dates) != len(cutoffs) or list(list_dates) != sorted(list_dates):
-        raise reader.fail("calendar", "needs one cut-off per list date, list dates in order")
     order = tuple(reader.get("categories.order"))
     entry = reader.ratings("ratings.entry")
     theoretical = reader.ratings("ratings.theoretical")
-    kind = reader.text("categories.kind")
-    if kind not in CATEGORY_KINDS:
-        raise reader.fail("categories.kind", f"must be one of {CATEGORY_KINDS}")
+    kind = reader.choice("categories.kind", CATEGORY_KINDS)
     thresholds = reader.ratings("categories.thresholds", allow_empty=kind == "letters")
     letters = _letters(reader)
     if (kind == "letters") != (letters is not None):
         raise reader.fail("letters", 'is needed exactly when categories.kind is "letters"')
-    for key, table in (
-        ("ratings.entry", entry),
-        ("ratings.theoretical", theoretical),
-        ("categories.thresholds", thresholds),
-    ):
-        unknown = sorted(set(table) - set(order))
-        if unknown:
-            raise reader.fail(key, f"names categories not in categories.order: {unknown}")
+    reader.categories_known(
+        order,
+        {
+            "ratings.entry": entry,
+            "ratings.theoretical": theoretical,
+            "categories.thresholds": thresholds,
+        },
+    )
     unregistered = reader.text("ratings.unregistered_category")
     if unregistered not in theoretical:
         raise reader.fail("ratings.unregistered_category", "must have a theoretical rating")
-    snapshot = reader.text("registry.ratings_snapshot")
-    if snapshot not in RATINGS_SNAPSHOTS:
-        raise reader.fail("registry.ratings_snapshot", f"must be one of {RATINGS_SNAPSHOTS}")
-    rounding = reader.text("rounding.mode")
-    if rounding not in ROUNDING_MODES:
-        raise reader.fail("rounding.mode", f"must be one of {ROUNDING_MODES}")
-    effective_from = values.get("effective_from")
-    if not isinstance(effective_from, date):
-        raise reader.fail("effective_from", "must be a date written YYYY-MM-DD")
     return EloEra(
         system=system,
-        effective_from=effective_from,
-        note=str(values.get("note", "")),
-        calendar=Calendar(list_dates=list_dates, cutoffs=cutoffs),
+        effective_from=reader.effective_from(),
+        note=str(reader.values.get("note", "")),
+        calendar=reader.calendar(),
         entry_ratings=entry,
         theoretical_ratings=theoretical,
         unregistered_category=unregistered,
         entry_precedence=_entry_precedence(reader),
         arbiter_raises_listed=reader.flag("ratings.arbiter_raises_listed"),
-        ratings_snapshot=snapshot,
+        ratings_snapshot=reader.choice("registry.ratings_snapshot", RATINGS_SNAPSHOTS),
         expected_bands=_expected_bands(tables, reader.text("expected.table"), reader),
         difference_cap=reader.integer("expected.difference_cap", 0, 3000),
         k=KSchedule(
@@ -323,7 +340,7 @@ def _era(reader: EraReader, tables: dict[str, Any], system: str) -> EloEra:
         groups_enabled=reader.flag("groups.enabled"),
         group_size=reader.integer("groups.size", 1, 100),
         group_min_k=reader.integer("groups.min_k", 0, 100),
-        rounding=rounding,
+        rounding=reader.choice("rounding.mode", ROUNDING_MODES),
         fide_holders_leave_list=reader.flag("fide.holders_leave_list"),
         fide_minimum=reader.integer("fide.minimum", 1, 3000),
         activity_months=reader.integer("flags.activity_months", 1, 240),
