@@ -141,13 +141,25 @@ def waves(entries: pl.DataFrame) -> pl.Series:
     return wave
 
 
+# one table per conversion (mode, scale, bands): eras and lists that share it reuse it
+_TABLES: dict[tuple[str, float, tuple[tuple[int, float], ...]], pl.Series] = {}
+
+
+def _conversion_table(era: RubeleEra) -> pl.Series:
+    key = (era.expected_mode, era.gauss_scale, era.expected_bands)
+    if key not in _TABLES:
+        _TABLES[key] = pl.Series(
+            "expected_units",
+            [pa_units(era.expected(d)) for d in range(-MAX_DIFFERENCE, MAX_DIFFERENCE + 1)],
+            dtype=pl.Int64,
+        )
+    return _TABLES[key]
+
+
 def _expected_table(rulebook: RubeleRulebook) -> pl.Series:
     """PA(d) of one game in pico-points for d = -MAX .. MAX, era after era (a gather replaces
     the function)."""
-    values: list[int] = []
-    for era in rulebook.eras:
-        values.extend(pa_units(era.expected(d)) for d in range(-MAX_DIFFERENCE, MAX_DIFFERENCE + 1))
-    return pl.Series("expected_units", values, dtype=pl.Int64)
+    return pl.concat([_conversion_table(era) for era in rulebook.eras])
 
 
 def _era_frame(rulebook: RubeleRulebook) -> pl.DataFrame:
