@@ -69,7 +69,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         period_players,
         split_history,
     )
-    from transforms.elo_period import ENTRY_COLUMNS, GAME_COLUMNS, compute_period
+    from transforms.elo_period import compute_period, engine_frames
     from transforms.periods import cutoff_for, list_dates_between, ratings_day
 
     rulebook = load_rulebook("elo_italia")
@@ -108,8 +108,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         )
         played = last_played(pl.concat([played, last_played(facts.entries)]))
         players = period_players(facts, era)
-        entries = facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS)
-        over_the_board = facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS)
+        entries, over_the_board = engine_frames(facts.entries, facts.games)
         began = time.perf_counter()
         result = compute_period(players, entries, over_the_board, era)
         engine_seconds += time.perf_counter() - began

@@ -18,6 +18,7 @@ import duckdb
 import polars as pl
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.utilities.annotations import quote
 
 from flows.inputs import CsvInput, InputFile, read_csv_text, read_input_file
 from flows.lists import (
@@ -426,7 +427,8 @@ def publish_rubele(
     previous = read_previous(con, system, scenario, list_date)
     context = rubele_context(con, system, scenario, list_date, rulebook, previous)
     facts = read_rubele_facts(con, context, previous)
-    published = compute_rubele_list(facts, rulebook, list_date)
+    # quoted: Prefect would otherwise walk every field of the facts and the rulebook
+    published = compute_rubele_list(quote(facts), quote(rulebook), list_date)
     return write_list(con, run, context, published, rubele_report(context, facts, published))
 
 

@@ -19,12 +19,20 @@ import duckdb
 import polars as pl
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.utilities.annotations import quote
 
 from flows.inputs import read_csv_text
 from flows.registry import checked_csv
 from flows.report import list_report
 from flows.runtime import RunRecord, publish_markdown, say
-from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
+from flows.warehouse import (
+    BatchedInserts,
+    Warehouse,
+    execute,
+    insert_frame,
+    query_frame,
+    read_sql,
+)
 from flows.writes import archive_files, record_problems
 from schemas.inputs import PublishedListRow
 from transforms.elo_list import (
@@ -291,7 +299,11 @@ def write_list(
     context: PeriodContext,
     published: PublishedList,
     report: str,
+    rows: BatchedInserts | None = None,
 ) -> WrittenList:
+    """Write the list as a new revision unless the revision in force says the same; its rows go
+    through ``rows`` (a recalculation batches them; by default they are written at once)."""
+    rows = rows if rows is not None else BatchedInserts(con)
     key = {"system": context.system, "scenario": context.scenario, "list_date": context.list_date}
     current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
     fingerprint = content_hash(context, published)
@@ -325,15 +337,12 @@ def write_list(
         },
     )
     tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": revision}.items()]
-    insert_frame(con, "list_entry", published.rows.with_columns(tag))
-    insert_frame(
-        con,
-        "list_variation",
-        published.variations.with_columns(tag),
-        table_columns_only=True,
-    )
-    insert_frame(con, "list_ranking", published.rankings.with_columns(tag))
-    insert_frame(con, "list_exclusion", published.excluded.with_columns(tag))
+    rows.add("list_entry", published.rows.with_columns(tag))
+    rows.add("list_variation", published.variations.with_columns(tag), table_columns_only=True)
+    rows.add("list_ranking", published.rankings.with_columns(tag))
+    rows.add("list_exclusion", published.excluded.with_columns(tag))
+    if rows.flush_rows == 0:
+        rows.flush()
     return WrittenList(revision, True, published, context)
 
 
@@ -344,11 +353,16 @@ def compute_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedL
 
 
 def publish(
-    con: duckdb.DuckDBPyConnection, run: RunRecord, context: PeriodContext, facts: PeriodFacts
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    context: PeriodContext,
+    facts: PeriodFacts,
+    rows: BatchedInserts | None = None,
 ) -> WrittenList:
     """Compute one list from its facts and write it (a new revision only if it changed)."""
-    published = compute_list(facts, context.era, context.list_date)
-    return write_list(con, run, context, published, list_report(context, facts, published))
+    # quoted: Prefect would otherwise walk every field of the facts and the era's tables
+    published = compute_list(quote(facts), quote(context.era), context.list_date)
+    return write_list(con, run, context, published, list_report(context, facts, published), rows)
 
 
 def as_previous(written: WrittenList) -> pl.DataFrame:

@@ -168,6 +168,44 @@ def insert_frame(
     return frame.height
 
 
+class BatchedInserts:
+    """Rows for the warehouse's tables, appended in large batches.
+
+    DuckDB appends one frame of a few hundred thousand rows several times faster than the same
+    rows in many small frames, so a recalculation of many lists keeps their rows here and
+    writes them when ``flush_rows`` are waiting, and at :meth:`flush` (always before its
+    transaction commits). ``flush_rows=0`` writes every frame at once.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, flush_rows: int = 0) -> None:
+        self.con = con
+        self.flush_rows = flush_rows
+        self.waiting: dict[str, list[pl.DataFrame]] = {}
+        self.stored: dict[str, set[str]] = {}
+
+    def add(self, table: str, frame: pl.DataFrame, table_columns_only: bool = False) -> int:
+        """Queue ``frame`` for ``table`` (see :func:`insert_frame`); returns its row count."""
+        if frame.height == 0:
+            return 0
+        if table_columns_only:
+            if table not in self.stored:
+                self.stored[table] = {row[0] for row in execute(self.con, f"DESCRIBE {table}")}
+            frame = frame.select([name for name in frame.columns if name in self.stored[table]])
+        self.waiting.setdefault(table, []).append(frame)
+        if sum(part.height for part in self.waiting[table]) >= self.flush_rows:
+            self._write(table)
+        return frame.height
+
+    def flush(self) -> None:
+        for table in list(self.waiting):
+            self._write(table)
+
+    def _write(self, table: str) -> None:
+        parts = self.waiting.pop(table, [])
+        if parts:
+            insert_frame(self.con, table, pl.concat(parts, how="vertical_relaxed"))
+
+
 def _remove_database_files(path: Path) -> None:
     for candidate in (path, path.with_name(path.name + ".wal")):
         candidate.unlink(missing_ok=True)

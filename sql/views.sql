@@ -34,6 +34,19 @@ FROM tournament_entry e
 JOIN tournament t USING (tournament_id, version)
 LEFT JOIN player_merge m ON m.provisional_id = e.player_id;
 
+-- The rating engine's integer keys for the entries of accepted tournaments of a system received
+-- up to a day (transforms/elo_period.py, KEY_COLUMNS): entry_key numbers the entries in
+-- (player_id, tournament_id) order, player_code numbers the players. Assigned once per read
+-- of a history, so the engine joins and orders integers, not strings, in every period.
+CREATE OR REPLACE MACRO history_keys(sys, up_to) AS TABLE
+SELECT p.tournament_id, p.version, p.start_number,
+       (row_number() OVER (ORDER BY p.player_id, p.tournament_id, p.start_number) - 1)::INTEGER
+           AS entry_key,
+       (dense_rank() OVER (ORDER BY p.player_id) - 1)::INTEGER AS player_code
+FROM tournament_player p
+JOIN tournament t USING (tournament_id, version)
+WHERE t.status = 'accepted' AND t.system = sys AND t.received_on <= up_to;
+
 -- Provisional players still waiting for the analyst.
 CREATE OR REPLACE VIEW unmatched_player AS
 SELECT pm.*

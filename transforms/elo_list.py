@@ -12,12 +12,12 @@ from datetime import date
 import polars as pl
 
 from transforms.elo_period import (
-    ENTRY_COLUMNS,
     ENTRY_RATING_COLUMNS,
-    GAME_COLUMNS,
+    KEY_COLUMNS,
     PLAYER_COLUMNS,
     PeriodResult,
     compute_period,
+    engine_frames,
 )
 from transforms.flags import (
     activity,
@@ -118,7 +118,9 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
         (pl.col("rating_type") == "fide").alias("on_list_as_fide"),
         pl.col("total_games"),
     )
+    keyed = "player_code" in facts.entries.columns
     from_files = facts.entries.group_by("player_id").agg(
+        *([pl.col("player_code").first()] if keyed else []),
         pl.col("arbiter_rating").max(),
         pl.when(pl.col("fide_id").is_not_null())
         .then(pl.col("rating_in_file"))
@@ -194,8 +196,15 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             pl.col("arbiter_rating"),
             entry_rating.alias("entry_rating"),
             entry_basis.alias("entry_basis"),
+            *([pl.col("player_code")] if keyed else []),
         )
-        .cast({**PLAYER_COLUMNS, **ENTRY_RATING_COLUMNS})
+        .cast(
+            {
+                **PLAYER_COLUMNS,
+                **ENTRY_RATING_COLUMNS,
+                **(KEY_COLUMNS["players"] if keyed else {}),
+            }
+        )
         .sort("player_id")
     )  # type: ignore[arg-type]
 
@@ -384,10 +393,7 @@ class PublishedList:
 def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
     """Run the period and publish: list rows, variations with notes, national rankings."""
     result = compute_period(
-        period_players(facts, era),
-        facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS),  # type: ignore[arg-type]
-        facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS),  # type: ignore[arg-type]
-        era,
+        period_players(facts, era), *engine_frames(facts.entries, facts.games), era
     )
     rows = assemble_list(result, facts, era, list_date)
     versions = facts.entries.select("tournament_id", "player_id", "tournament_version")

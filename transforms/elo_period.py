@@ -192,34 +192,167 @@ def expected_lookup(era: EloEra) -> pl.Series:
     return pl.Series("expected", scores, dtype=pl.Int64)
 
 
-def _positions(frame: pl.DataFrame, column: str, index: pl.DataFrame, name: str) -> pl.DataFrame:
-    """Add ``name``: the row of ``index`` whose key equals ``column`` (checked: never null)."""
-    keyed = frame.join(index.rename({"key": column, "position": name}), on=column, how="left")
-    if keyed.get_column(name).null_count():
-        missing = keyed.filter(pl.col(name).is_null()).get_column(column)[0]
-        raise ValueError(f"{column} {missing!r} is not among the period's players")
-    return keyed
+# Integer keys the engine works on. The warehouse read assigns them once per history; a caller
+# with string ids only gets them from ``with_keys``. ``entry_key`` numbers the entries in
+# (player_id, tournament_id) order, so ordering entries by it is ordering them by those ids.
+KEY_COLUMNS: dict[str, dict[str, pl.DataType]] = {
+    "players": {"player_code": pl.Int32()},
+    "entries": {"entry_key": pl.Int32(), "player_code": pl.Int32()},
+    "games": {"entry_key": pl.Int32(), "player_code": pl.Int32(), "opponent_code": pl.Int32()},
+}
 
 
-def _sequence(entries: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+def has_keys(players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame) -> bool:
+    frames = {"players": players, "entries": entries, "games": games}
+    return all(set(KEY_COLUMNS[name]) <= set(frame.columns) for name, frame in frames.items())
+
+
+def engine_frames(entries: pl.DataFrame, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A period's entries and games cut to the engine's columns, with the integer keys when
+    the warehouse read gave them."""
+    keyed = set(KEY_COLUMNS["entries"]) <= set(entries.columns) and set(
+        KEY_COLUMNS["games"]
+    ) <= set(games.columns)
+    entry_columns = {**ENTRY_COLUMNS, **(KEY_COLUMNS["entries"] if keyed else {})}
+    game_columns = {**GAME_COLUMNS, **(KEY_COLUMNS["games"] if keyed else {})}
+    return (
+        entries.select(list(entry_columns)).cast(entry_columns),  # type: ignore[arg-type]
+        games.select(list(game_columns)).cast(game_columns),  # type: ignore[arg-type]
+    )
+
+
+def with_keys(
+    players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The integer keys of a period given by string ids: a code per player (his row), a key per
+    entry (in player, tournament order), and both on every game. Refuses a game or an entry
+    that points nowhere."""
+    codes = players.select("player_id", pl.int_range(pl.len(), dtype=pl.Int32).alias("player_code"))
+    keyed_entries = entries.drop(KEY_COLUMNS["entries"], strict=False).join(
+        codes, on="player_id", how="left"
+    )
+    _refuse_nulls(keyed_entries, "player_code", "player_id")
+    keyed_entries = keyed_entries.sort("player_id", "tournament_id").with_columns(
+        pl.int_range(pl.len(), dtype=pl.Int32).alias("entry_key")
+    )
+    keyed_games = games.drop(KEY_COLUMNS["games"], strict=False).join(
+        keyed_entries.select("tournament_id", "player_id", "entry_key", "player_code"),
+        on=["tournament_id", "player_id"],
+        how="left",
+    )
+    if keyed_games.get_column("entry_key").null_count():
+        stray = keyed_games.filter(pl.col("entry_key").is_null()).row(0, named=True)
+        raise ValueError(
+            f"a game of {stray['player_id']!r} in {stray['tournament_id']!r} has no entry"
+        )
+    keyed_games = keyed_games.join(
+        codes.rename({"player_id": "opponent_id", "player_code": "opponent_code"}),
+        on="opponent_id",
+        how="left",
+    )
+    _refuse_nulls(keyed_games, "opponent_code", "opponent_id")
+    return players.with_columns(codes.get_column("player_code")), keyed_entries, keyed_games
+
+
+def _refuse_nulls(frame: pl.DataFrame, code: str, named_by: str) -> None:
+    if frame.get_column(code).null_count():
+        missing = frame.filter(pl.col(code).is_null()).get_column(named_by)[0]
+        raise ValueError(f"{named_by} {missing!r} is not among the period's players")
+
+
+def _by_code(state: pl.DataFrame, size: int) -> pl.DataFrame:
+    """The players' frozen state in a frame whose row number is the player code, so a game
+    reads its player's or opponent's state by ``gather`` (no join per game). A code that no
+    player of the period has is a row with ``known`` false."""
+    coded = state.filter(pl.col("player_code").is_not_null())
+    if coded.get_column("player_code").n_unique() != coded.height:
+        raise ValueError("two players of the period share a player code")
+    return (
+        pl.DataFrame({"player_code": pl.int_range(size, dtype=pl.Int32, eager=True)})
+        .join(
+            coded.select(
+                "player_code",
+                pl.col("frozen_rating").cast(pl.Int64).alias("frozen"),
+                "is_fide",
+                pl.col("k").cast(pl.Int64),
+                "grouped",
+            ),
+            on="player_code",
+            how="left",
+            maintain_order="left",
+        )
+        .with_columns(pl.col("frozen").is_not_null().alias("known"))
+    )
+
+
+def _code_range(*codes: pl.Series) -> int:
+    """One more than the largest player code anywhere in the period (0 when there is none)."""
+    largest = [column.max() for column in codes if column.len()]
+    present = [int(value) for value in largest if value is not None]  # type: ignore[arg-type]
+    return max(present) + 1 if present else 0
+
+
+def _at(by_code: pl.DataFrame, column: str, code: str) -> pl.Expr:
+    """``column`` of the player whose code is in ``code``."""
+    return pl.lit(by_code.get_column(column)).gather(pl.col(code))
+
+
+def _expected_sums(
+    games: pl.LazyFrame, own: pl.Expr, lookup: pl.Series, era: EloEra
+) -> pl.LazyFrame:
+    """Per entry: own rating, games, points won and expected (hundredths), capped games."""
+    difference = own - pl.col("opponent_rating")
+    absolute = difference.abs()
+    if era.difference_cap > 0:
+        absolute = absolute.clip(upper_bound=era.difference_cap)
+    higher = pl.lit(lookup).gather(absolute.clip(upper_bound=lookup.len() - 1))
+    return (
+        games.with_columns(
+            pl.when(difference >= 0).then(higher).otherwise(100 - higher).alias("expected_h"),
+            (pl.lit(era.difference_cap > 0) & (difference.abs() > era.difference_cap)).alias(
+                "capped"
+            ),
+            own.alias("own_rating"),
+        )
+        .group_by("entry_key")
+        .agg(
+            pl.col("own_rating").first(),
+            pl.len().cast(pl.Int32).alias("games"),
+            pl.col("won").sum().alias("won_h"),
+            pl.col("expected_h").sum(),
+            pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
+        )
+    )
+
+
+def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
     """Number each player's tournaments that have counted games and put them in waves (§1.4):
-    by end date, start date and id; wave w holds tournaments w*size+1 .. (w+1)*size."""
-    ordered = entries.with_row_index("_row").sort(
-        ["p", "end_date", "start_date", "tournament_id"], nulls_last=True
+    by end date, start date and id (the entry key follows the id within a player); wave w
+    holds tournaments w*size+1 .. (w+1)*size."""
+    # a running count over the sorted frame, less the count before each player's first row
+    # (a window per player costs far more than these column operations)
+    counted = pl.col("has_counted").cast(pl.Int32)
+    running = counted.cum_sum()
+    first_of_player = pl.col("player_code").ne_missing(pl.col("player_code").shift(1))
+    before_player = pl.when(first_of_player).then(running - counted).otherwise(None).forward_fill()
+    return (
+        entries.sort(["player_code", "end_date", "start_date", "entry_key"], nulls_last=True)
+        .with_columns(
+            pl.when(pl.col("has_counted"))
+            .then(running - before_player)
+            .otherwise(None)
+            .alias("sequence")
+        )
+        .with_columns(
+            pl.when(pl.col("has_counted") & pl.col("grouped"))
+            .then((pl.col("sequence") - 1) // era.group_size)
+            .when(pl.col("has_counted"))
+            .then(0)
+            .otherwise(None)
+            .cast(pl.Int32)
+            .alias("wave")
+        )
     )
-    sequence = pl.col("has_counted").cast(pl.Int32).cum_sum().over("p")
-    numbered = ordered.with_columns(
-        pl.when(pl.col("has_counted")).then(sequence).otherwise(None).alias("sequence")
-    ).with_columns(
-        pl.when(pl.col("has_counted") & pl.col("grouped"))
-        .then((pl.col("sequence") - 1) // era.group_size)
-        .when(pl.col("has_counted"))
-        .then(0)
-        .otherwise(None)
-        .cast(pl.Int32)
-        .alias("wave")
-    )
-    return numbered.sort("_row").drop("_row")
 
 
 def compute_period(
@@ -227,140 +360,169 @@ def compute_period(
 ) -> PeriodResult:
     """Variations of every (tournament, player) and the new rating of every player.
 
-    Players, entries and games are addressed by row position after one join each, so every
-    lookup afterwards (a rating, a K, an entry's wave) is a gather, not a join.
+    Works on integer keys (``KEY_COLUMNS``): every lookup of a rating, a K or a FIDE flag is a
+    gather by player code, and games meet their entries by an integer key. All games, valued
+    at the frozen ratings, are one query; only the entries of later waves (players over the
+    group size) are valued again, wave by wave, on their own games.
     """
+    if not has_keys(players, entries, games):
+        players, entries, games = with_keys(players, entries, games)
     state = frozen_ratings(players, era)
-    player_index = state.select(
-        pl.col("player_id").alias("key"), pl.int_range(pl.len(), dtype=pl.Int32).alias("position")
+    size = _code_range(
+        state.get_column("player_code"),
+        entries.get_column("player_code"),
+        games.get_column("opponent_code"),
     )
-    frozen = state.get_column("frozen_rating").cast(pl.Int64)
-    is_fide = state.get_column("is_fide")
-    k = state.get_column("k").cast(pl.Int64)
-    grouped = state.get_column("grouped")
-
-    placed = _positions(entries, "player_id", player_index, "p").with_columns(
-        (pl.col("points") == pl.col("points").max().over("tournament_id"))
-        .fill_null(False)
-        .alias("is_winner"),
-        pl.int_range(pl.len(), dtype=pl.Int32).alias("e"),
-    )
-    # one join gives each game its entry (tournament, player) and the player's position
-    on_entries = games.join(
-        placed.select("tournament_id", "player_id", "e", "p"),
-        on=["tournament_id", "player_id"],
-        how="left",
-    )
-    if on_entries.get_column("e").null_count():
-        stray = on_entries.filter(pl.col("e").is_null()).row(0, named=True)
-        raise ValueError(
-            f"a game of {stray['player_id']!r} in {stray['tournament_id']!r} has no entry"
-        )
-    counted = (
-        _positions(on_entries, "opponent_id", player_index, "o")
-        # §1.3: a FIDE-rated player's games count only for his opponent
-        .filter(~pl.lit(is_fide).gather(pl.col("p")))
-        .select(
-            "e",
-            "p",
-            (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
-            pl.lit(frozen).gather(pl.col("o")).alias("opponent_rating"),
-        )
-    )
-    counted_entries = counted.get_column("e").unique()
-    sequenced = _sequence(
-        placed.with_columns(
-            pl.col("e").is_in(counted_entries.implode()).alias("has_counted"),
-            pl.lit(grouped).gather(pl.col("p")).alias("grouped"),
-        ),
-        era,
-    )
-    wave_of_game = counted.with_columns(
-        pl.lit(sequenced.get_column("wave")).gather(pl.col("e")).alias("wave")
-    )
+    by_code = _by_code(state, size)
     lookup = expected_lookup(era)
-    last_start = lookup.len() - 1
-    carried = pl.Series("carried", [0] * state.height, dtype=pl.Int64)
-    per_entry = []
-    waves = sequenced.get_column("wave").drop_nulls()
-    for wave in range(int(waves.max()) + 1 if waves.len() else 0):  # waves, not players
-        own = pl.lit(frozen).gather(pl.col("p")) + _rounded(pl.lit(carried).gather(pl.col("p")))
-        difference = own - pl.col("opponent_rating")
-        absolute = difference.abs()
-        if era.difference_cap > 0:
-            absolute = absolute.clip(upper_bound=era.difference_cap)
-        higher = pl.lit(lookup).gather(absolute.clip(upper_bound=last_start))
-        sums = (
-            wave_of_game.filter(pl.col("wave") == wave)
-            .with_columns(
-                pl.when(difference >= 0).then(higher).otherwise(100 - higher).alias("expected_h"),
-                (pl.lit(era.difference_cap > 0) & (difference.abs() > era.difference_cap)).alias(
-                    "capped"
-                ),
-                own.alias("own_rating"),
-            )
-            .group_by("e")
-            .agg(
-                pl.col("p").first(),
-                pl.col("own_rating").first(),
-                pl.len().cast(pl.Int32).alias("games"),
-                pl.col("won").sum().alias("won_h"),
-                pl.col("expected_h").sum(),
-                pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
-            )
-            .with_columns(
-                ((pl.col("won_h") - pl.col("expected_h")) * pl.lit(k).gather(pl.col("p"))).alias(
-                    "raw_hundredths"
-                ),
-                pl.lit(sequenced.get_column("is_winner")).gather(pl.col("e")).alias("_winner"),
-            )
-            .with_columns(
-                pl.when(pl.col("_winner") & (pl.col("raw_hundredths") < 0))
-                .then(0)
-                .otherwise(pl.col("raw_hundredths"))
-                .alias("applied_hundredths")
-            )
+    # §1.3: a FIDE-rated player's games count only for his opponent
+    in_play = (
+        games.lazy()
+        .filter(~_at(by_code, "is_fide", "player_code").fill_null(False))
+        .select(
+            "entry_key",
+            "player_code",
+            (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+            _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
         )
-        per_entry.append(sums)
-        by_player = sums.group_by("p").agg(pl.col("applied_hundredths").sum())
-        carried = carried.scatter(
-            by_player.get_column("p"),
-            carried.gather(by_player.get_column("p")) + by_player.get_column("applied_hundredths"),
-        )
-    results = (
-        pl.concat(per_entry)
-        if per_entry
-        else pl.DataFrame(
-            schema={
-                "e": pl.Int32,
-                "own_rating": pl.Int64,
-                "games": pl.Int32,
-                "won_h": pl.Int64,
-                "expected_h": pl.Int64,
-                "capped_games": pl.Int32,
-                "raw_hundredths": pl.Int64,
-                "applied_hundredths": pl.Int64,
-            }
-        )
+        .collect()
     )
+    first_wave = _expected_sums(in_play.lazy(), _at(by_code, "frozen", "player_code"), lookup, era)
+    sequenced = _sequenced(
+        entries.lazy()
+        .select(
+            "tournament_id",
+            "player_id",
+            "entry_key",
+            "player_code",
+            "end_date",
+            "start_date",
+            (pl.col("points") == pl.col("points").max().over("tournament_id"))
+            .fill_null(False)
+            .alias("is_winner"),
+            _at(by_code, "grouped", "player_code").alias("grouped"),
+        )
+        .join(first_wave, on="entry_key", how="left")
+        .with_columns(pl.col("games").is_not_null().alias("has_counted")),
+        era,
+    ).collect()
+    _refuse_strays(in_play, sequenced, entries, games, by_code)
+    valued = sequenced.lazy()
+    if (sequenced.get_column("wave").max() or 0) > 0:  # type: ignore[operator]
+        again = _later_waves(sequenced, in_play, by_code, lookup, era)
+        valued = valued.join(
+            again.lazy(), on="entry_key", how="left", suffix="_again"
+        ).with_columns(pl.coalesce(f"{name}_again", name).alias(name) for name in again.columns[1:])
+    k = _at(by_code, "k", "player_code")
+    raw = (pl.col("won_h") - pl.col("expected_h")).fill_null(0) * k
     variations = (
-        sequenced.join(results.drop("p", "_winner", strict=False), on="e", how="left")
-        .with_columns(
-            pl.coalesce(pl.col("own_rating"), pl.lit(frozen).gather(pl.col("p")))
+        valued.sort("entry_key")
+        .select(
+            "tournament_id",
+            "player_id",
+            "sequence",
+            "wave",
+            pl.coalesce(pl.col("own_rating"), _at(by_code, "frozen", "player_code"))
             .cast(pl.Int32)
             .alias("own_rating"),
             pl.col("games").fill_null(0),
             (pl.col("won_h").fill_null(0) / 100).alias("score"),
             (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
-            pl.lit(k).gather(pl.col("p")).cast(pl.Int32).alias("k"),
-            pl.col("raw_hundredths").fill_null(0),
-            pl.col("applied_hundredths").fill_null(0),
+            k.cast(pl.Int32).alias("k"),
+            raw.alias("raw_hundredths"),
+            pl.when(pl.col("is_winner") & (raw < 0))
+            .then(0)
+            .otherwise(raw)
+            .alias("applied_hundredths"),
+            "is_winner",
             pl.col("capped_games").fill_null(0),
+            "player_code",
         )
-        .select(VARIATION_COLUMNS)
-        .sort("player_id", "tournament_id")
+        .collect()
     )
-    return PeriodResult(ratings=_close(state, variations, era), variations=variations)
+    return PeriodResult(
+        ratings=_close(state, variations, era), variations=variations.select(VARIATION_COLUMNS)
+    )
+
+
+def _refuse_strays(
+    in_play: pl.DataFrame,
+    sequenced: pl.DataFrame,
+    entries: pl.DataFrame,
+    games: pl.DataFrame,
+    by_code: pl.DataFrame,
+) -> None:
+    """Name the first input that points nowhere: a player code no player of the period has,
+    or a counted game whose entry is missing (then the entries' sums miss games)."""
+    known = by_code.get_column("known")
+    for frame, code, name in (
+        (entries, "player_code", "player_id"),
+        (games, "opponent_code", "opponent_id"),
+    ):
+        unknown = ~known.gather(frame.get_column(code)).fill_null(False)
+        if unknown.any():
+            raise ValueError(
+                f"{name} {frame.filter(unknown).get_column(name)[0]!r} is not among the "
+                "period's players"
+            )
+    if sequenced.get_column("games").sum() != in_play.height:
+        orphan = games.join(entries, on="entry_key", how="anti").row(0, named=True)
+        raise ValueError(
+            f"a game of {orphan['player_id']!r} in {orphan['tournament_id']!r} has no entry"
+        )
+
+
+def _later_waves(
+    sequenced: pl.DataFrame,
+    in_play: pl.DataFrame,
+    by_code: pl.DataFrame,
+    lookup: pl.Series,
+    era: EloEra,
+) -> pl.DataFrame:
+    """The entries of waves 1.. valued again in order (entry_key and the valued columns): a
+    player's own rating in wave w is his frozen rating plus the rounded sum of what his
+    earlier waves applied (§1.4)."""
+    later = sequenced.filter(pl.col("wave") > 0).select(
+        "entry_key", "wave", "is_winner", "player_code"
+    )
+    later_games = in_play.join(later.select("entry_key", "wave"), on="entry_key")
+    # only the players with later waves carry anything into them
+    carried_by = sequenced.filter(
+        (pl.col("wave") == 0)
+        & pl.col("player_code").is_in(later.get_column("player_code").implode())
+    )
+    applied = _applied(carried_by, by_code)
+    carried = pl.Series("carried", [0] * by_code.height, dtype=pl.Int64)
+    frozen = _at(by_code, "frozen", "player_code")
+    redone = []
+    for wave in range(1, int(later.get_column("wave").max()) + 1):  # type: ignore[arg-type]
+        carried = _carry(carried, applied)
+        own = frozen + _rounded(pl.lit(carried).gather(pl.col("player_code")))
+        sums = (
+            _expected_sums(later_games.lazy().filter(pl.col("wave") == wave), own, lookup, era)
+            .join(later.lazy(), on="entry_key")
+            .collect()
+        )
+        redone.append(sums)
+        applied = _applied(sums, by_code)
+    return pl.concat(redone).select(
+        "entry_key", "own_rating", "games", "won_h", "expected_h", "capped_games"
+    )
+
+
+def _applied(entries: pl.DataFrame, by_code: pl.DataFrame) -> pl.DataFrame:
+    """player_code, applied hundredths of these entries (winner protection applied)."""
+    raw = (pl.col("won_h") - pl.col("expected_h")) * _at(by_code, "k", "player_code")
+    return entries.select(
+        "player_code",
+        pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied"),
+    )
+
+
+def _carry(carried: pl.Series, applied: pl.DataFrame) -> pl.Series:
+    by_player = applied.group_by("player_code").agg(pl.col("applied").sum())
+    codes = by_player.get_column("player_code")
+    return carried.scatter(codes, carried.gather(codes) + by_player.get_column("applied"))
 
 
 def _rounded(hundredths: pl.Expr) -> pl.Expr:
@@ -369,14 +531,20 @@ def _rounded(hundredths: pl.Expr) -> pl.Expr:
 
 
 def _close(state: pl.DataFrame, variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
-    """The list at the period close (§1.5): sum, rounding, FIDE in and out."""
-    sums = variations.group_by("player_id").agg(
-        pl.col("applied_hundredths").sum().alias("variation_hundredths"),
-        pl.col("games").sum().cast(pl.Int32).alias("games"),
+    """The list at the period close (§1.5): sum, rounding, FIDE in and out; in player_id
+    order (the players' own order when they come sorted, as the list builder gives them)."""
+    sums = (
+        variations.lazy()
+        .group_by("player_code")
+        .agg(
+            pl.col("applied_hundredths").sum().alias("variation_hundredths"),
+            pl.col("games").sum().cast(pl.Int32).alias("games"),
+        )
     )
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
-    return (
-        state.join(sums, on="player_id", how="left")
+    closed = (
+        state.lazy()
+        .join(sums, on="player_code", how="left", maintain_order="left")
         .with_columns(
             pl.col("variation_hundredths").fill_null(0),
             pl.col("games").fill_null(0),
@@ -399,5 +567,7 @@ def _close(state: pl.DataFrame, variations: pl.DataFrame, era: EloEra) -> pl.Dat
             .alias("rating_type"),
         )
         .select(RATING_COLUMNS)
-        .sort("player_id")
     )
+    if not state.get_column("player_id").is_sorted():
+        closed = closed.sort("player_id")
+    return closed.collect()

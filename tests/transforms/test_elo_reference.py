@@ -549,6 +549,66 @@ def test_row_order_changes_nothing_in_the_engine_frames(engine: ModuleType) -> N
         assert_frame_equal(a.variations.sort(keys), b.variations.sort(keys))
 
 
+def warehouse_keys(
+    players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame, seed: int
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Keys as a history read gives them: codes with gaps that are not row positions, entry
+    keys rising with (player_id, tournament_id) but not from 0, and no code for a player
+    without an entry of the period (he is on the list only)."""
+    playing = entries.get_column("player_id").unique().sort()
+    codes = pl.DataFrame(
+        {
+            "player_id": playing,
+            "player_code": pl.Series(range(playing.len()), dtype=pl.Int32).shuffle(seed) * 3 + 11,
+        }
+    )
+    keyed_entries = (
+        entries.join(codes, on="player_id")
+        .sort("player_id", "tournament_id")
+        .with_columns((pl.int_range(pl.len(), dtype=pl.Int32) * 2 + 5).alias("entry_key"))
+    )
+    keyed_games = games.join(
+        keyed_entries.select("tournament_id", "player_id", "entry_key", "player_code"),
+        on=["tournament_id", "player_id"],
+    ).join(
+        codes.rename({"player_id": "opponent_id", "player_code": "opponent_code"}), on="opponent_id"
+    )
+    keyed_players = players.join(codes, on="player_id", how="left")
+    return (
+        keyed_players.sample(fraction=1.0, shuffle=True, seed=seed),
+        keyed_entries.sample(fraction=1.0, shuffle=True, seed=seed + 1),
+        keyed_games.sample(fraction=1.0, shuffle=True, seed=seed + 2),
+    )
+
+
+@pytest.mark.parametrize("era", [ERA_1998, ERA_2009], ids=["1998", "2009"])
+def test_warehouse_keys_give_the_same_numbers_as_string_ids(
+    engine: ModuleType, era: EloEra
+) -> None:
+    """The flows hand the engine the integer keys of the history read; the numbers must be
+    those of the same period given by player and tournament ids only."""
+    for seed in range(12):
+        period = random_period(seed)
+        by_ids = engine.compute_period(*period.frames(), era)
+        by_keys = engine.compute_period(*warehouse_keys(*period.frames(), seed), era)
+        assert_frame_equal(by_ids.ratings.sort("player_id"), by_keys.ratings.sort("player_id"))
+        assert_frame_equal(by_ids.variations, by_keys.variations)
+
+
+def test_a_code_outside_the_period_is_refused(engine: ModuleType) -> None:
+    period = random_period(3)
+    players, entries, games = warehouse_keys(*period.frames(), 3)
+    stray = games.with_columns(
+        pl.when(pl.int_range(pl.len()) == 0)
+        .then(9999)
+        .otherwise(pl.col("opponent_code"))
+        .cast(pl.Int32)
+        .alias("opponent_code")
+    )
+    with pytest.raises(ValueError, match="is not among the period's players"):
+        engine.compute_period(players, entries, stray, ERA_2009)
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     era=eras(),

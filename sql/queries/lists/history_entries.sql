@@ -1,10 +1,12 @@
 -- Entries of every accepted tournament of a system received up to a date (latest versions,
--- analyst merges applied). Points: the file's column, else the sum of the round scores.
+-- analyst merges applied), with the engine's integer keys. Points: the file's column, else the
+-- sum of the round scores.
 SELECT p.tournament_id, p.version AS tournament_version, p.player_id, p.start_number, p.name,
        coalesce(p.points, s.score_sum) AS points, t.start_date, t.end_date, t.received_on, t.file_name,
-       p.arbiter_rating, p.rating_in_file, p.fide_id, p.match_method
+       p.arbiter_rating, p.rating_in_file, p.fide_id, p.match_method, k.entry_key, k.player_code
 FROM tournament_player p
 JOIN tournament t USING (tournament_id, version)
+JOIN history_keys($system, $up_to) k USING (tournament_id, version, start_number)
 LEFT JOIN (
     SELECT tournament_id, version, start_number, sum(score) AS score_sum
     FROM tournament_game
