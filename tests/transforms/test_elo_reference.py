@@ -553,8 +553,8 @@ def warehouse_keys(
     players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame, seed: int
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Keys as a history read gives them: codes with gaps that are not row positions, entry
-    keys rising with (player_id, tournament_id) but not from 0, and no code for a player
-    without an entry of the period (he is on the list only)."""
+    keys rising with (player_id, tournament_id) but not from 0, no code for a player without
+    an entry of the period (he is on the list only), and games without player ids."""
     playing = entries.get_column("player_id").unique().sort()
     codes = pl.DataFrame(
         {
@@ -565,13 +565,17 @@ def warehouse_keys(
     keyed_entries = (
         entries.join(codes, on="player_id")
         .sort("player_id", "tournament_id")
-        .with_columns((pl.int_range(pl.len(), dtype=pl.Int32) * 2 + 5).alias("entry_key"))
+        .with_columns((pl.int_range(pl.len(), dtype=pl.Int64) * 2 + 5).alias("entry_key"))
     )
     keyed_games = games.join(
         keyed_entries.select("tournament_id", "player_id", "entry_key", "player_code"),
         on=["tournament_id", "player_id"],
     ).join(
         codes.rename({"player_id": "opponent_id", "player_code": "opponent_code"}), on="opponent_id"
+    )
+    # as the warehouse gives them: no player ids on the games
+    keyed_games = keyed_games.select(
+        "tournament_id", "score", "entry_key", "player_code", "opponent_code"
     )
     keyed_players = players.join(codes, on="player_id", how="left")
     return (
