@@ -61,7 +61,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
     """The engine alone and the reference loop on every period's inputs, compared."""
     from flows.lists import load_history, load_rulebook
     from flows.warehouse import Warehouse
-    from tests.reference.elo_italia import reference_period_frames
+    from tests.reference.elo_italia import games_with_ids, reference_period_frames
     from transforms.elo_list import (
         build_list,
         last_played,
@@ -114,8 +114,9 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         engine_seconds += time.perf_counter() - began
         games += over_the_board.height // 2
         if loop:
+            named_games = games_with_ids(entries, over_the_board)
             began = time.perf_counter()
-            reference = reference_period_frames(players, entries, over_the_board, era)
+            reference = reference_period_frames(players, entries, named_games, era)
             loop_seconds += time.perf_counter() - began
             expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
             got = result.ratings.select("player_id", "rating", "k", "games")

@@ -14,6 +14,7 @@ import polars as pl
 from transforms.elo_period import (
     ENTRY_RATING_COLUMNS,
     KEY_COLUMNS,
+    PERIOD_ENGINE,
     PLAYER_COLUMNS,
     PeriodResult,
     compute_period,
@@ -109,7 +110,7 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
     in the tournament file, if the file gives him a FIDE id. Where the era gives newcomers a
     rating from other lists (Elo Rapid), ``entry_rating`` carries it.
     """
-    previous = facts.previous.select(
+    previous = facts.previous.lazy().select(
         "player_id",
         pl.when(pl.col("rating_type") == era.system)
         .then(pl.col("rating"))
@@ -119,23 +120,27 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
         pl.col("total_games"),
     )
     keyed = "player_code" in facts.entries.columns
-    from_files = facts.entries.group_by("player_id").agg(
-        *([pl.col("player_code").first()] if keyed else []),
-        pl.col("arbiter_rating").max(),
-        pl.when(pl.col("fide_id").is_not_null())
-        .then(pl.col("rating_in_file"))
-        .otherwise(None)
-        .max()
-        .alias("file_fide"),
+    from_files = (
+        facts.entries.lazy()
+        .group_by("player_id")
+        .agg(
+            *([pl.col("player_code").first()] if keyed else []),
+            pl.col("arbiter_rating").max(),
+            pl.when(pl.col("fide_id").is_not_null())
+            .then(pl.col("rating_in_file"))
+            .otherwise(None)
+            .max()
+            .alias("file_fide"),
+        )
     )
-    start = facts.registry_start.select(
+    start = facts.registry_start.lazy().select(
         "player_id",
         pl.col("fide_standard").alias("start_fide"),
         pl.col("fide_rapid").alias("start_fide_rapid"),
         pl.col("category").alias("start_category"),
         pl.col("k_override").alias("start_k"),
     )
-    close = facts.registry_close.select(
+    close = facts.registry_close.lazy().select(
         "player_id",
         pl.col("fide_standard").alias("close_fide"),
         pl.col("fide_rapid").alias("close_fide_rapid"),
@@ -144,7 +149,7 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
         pl.lit(True).alias("registered_at_close"),
     )
     everyone = pl.concat(
-        [facts.previous.select("player_id"), facts.entries.select("player_id")]
+        [facts.previous.lazy().select("player_id"), facts.entries.lazy().select("player_id")]
     ).unique()
     joined = (
         everyone.join(previous, on="player_id", how="left")
@@ -155,7 +160,7 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             how="left",
         )
         .join(close, on="player_id", how="left")
-        .join(facts.reference_ratings, on="player_id", how="left")
+        .join(facts.reference_ratings.lazy(), on="player_id", how="left")
     )
     registered_at_start = pl.col("registered_at_start").fill_null(False)
     registered = registered_at_start | pl.col("registered_at_close").fill_null(False)
@@ -206,6 +211,7 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             }
         )
         .sort("player_id")
+        .collect(engine=PERIOD_ENGINE)
     )  # type: ignore[arg-type]
 
 
@@ -266,33 +272,34 @@ def assemble_list(
     result: PeriodResult, facts: PeriodFacts, era: EloEra, list_date: date
 ) -> pl.DataFrame:
     """The list rows at the close: ratings, categories, flags and notes (§1.5)."""
-    identity_close = facts.registry_close.select(
+    identity_close = facts.registry_close.lazy().select(
         "player_id", "name", "sex", "birth_date", pl.col("category").alias("registry_category")
     )
-    identity_start = facts.registry_start.select(
+    identity_start = facts.registry_start.lazy().select(
         "player_id",
         pl.col("name").alias("start_name"),
         pl.col("sex").alias("start_sex"),
         pl.col("birth_date").alias("start_birth"),
         pl.col("category").alias("start_category"),
     )
-    names_in_files = facts.entries.group_by("player_id").agg(
-        pl.col("name").first().alias("file_name")
+    names_in_files = (
+        facts.entries.lazy().group_by("player_id").agg(pl.col("name").first().alias("file_name"))
     )
-    previous = facts.previous.select(
+    previous = facts.previous.lazy().select(
         "player_id",
         pl.col("rating").alias("previous_rating"),
         pl.col("category").alias("previous_category"),
     )
-    members = facts.members.select("player_id", pl.lit(True).alias("is_member")).unique()
+    members = facts.members.lazy().select("player_id", pl.lit(True).alias("is_member")).unique()
     rows = (
-        result.ratings.join(identity_close, on="player_id", how="left")
+        result.ratings.lazy()
+        .join(identity_close, on="player_id", how="left")
         .join(identity_start, on="player_id", how="left")
         .join(names_in_files, on="player_id", how="left")
         .join(previous, on="player_id", how="left")
         .join(members, on="player_id", how="left")
         .join(
-            facts.activity.select("player_id", "last_played", "is_active"),
+            facts.activity.lazy().select("player_id", "last_played", "is_active"),
             on="player_id",
             how="left",
         )
@@ -332,7 +339,13 @@ def assemble_list(
             "in_ranking"
         ),
     )
-    return rows.with_columns(_list_notes(era).alias("note")).select(LIST_COLUMNS).sort("player_id")
+    # one query for the whole list: Polars runs its joins together, not one after another
+    return (
+        rows.with_columns(_list_notes(era).alias("note"))
+        .select(LIST_COLUMNS)
+        .sort("player_id")
+        .collect(engine=PERIOD_ENGINE)
+    )
 
 
 def variation_notes(variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:

@@ -9,9 +9,14 @@ keeps the letter but does not add to the count).
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import polars as pl
 
 from transforms.rulebook import Letters
+
+# the list builder passes its rows as one lazy query; the import flow, a frame
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 LETTER_COLUMNS: dict[str, pl.DataType] = {
     "letter": pl.Utf8(),
@@ -42,9 +47,7 @@ def letter_label(letter: pl.Expr, provisional: pl.Expr, letters: Letters) -> pl.
     return pl.when(provisional).then(letter + letters.provisional_mark).otherwise(letter)
 
 
-def letters_at_list(
-    rows: pl.DataFrame, previous: pl.DataFrame, letters: Letters | None
-) -> pl.DataFrame:
+def letters_at_list(rows: Frame, previous: pl.DataFrame, letters: Letters | None) -> Frame:
     """Add the letter state at this list to ``rows`` (player_id, rating).
 
     ``previous`` holds the state of the list before (player_id and ``LETTER_COLUMNS``; players
@@ -82,7 +85,9 @@ def letters_at_list(
         .cast(pl.Int32)
     )
     return (
-        rows.join(before, on="player_id", how="left")
+        rows.join(
+            before.lazy() if isinstance(rows, pl.LazyFrame) else before, on="player_id", how="left"
+        )  # type: ignore[arg-type]
         .with_columns(
             rank.replace_strict(
                 dict(enumerate(lowest_first)), default=None, return_dtype=pl.Utf8

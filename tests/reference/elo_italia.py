@@ -277,3 +277,13 @@ def reference_period_frames(
 ) -> ReferenceResult:
     """``reference_period`` on the engine's input frames."""
     return reference_period(players.to_dicts(), entries.to_dicts(), games.to_dicts(), era)
+
+
+def games_with_ids(entries: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+    """Games as the warehouse read gives them (integer keys only) with the player and opponent
+    ids the reference reads, taken from the entries the keys point to."""
+    codes = entries.select("player_code", "player_id").unique()
+    return games.join(entries.select("entry_key", "player_id"), on="entry_key").join(
+        codes.rename({"player_code": "opponent_code", "player_id": "opponent_id"}),
+        on="opponent_code",
+    )
