@@ -79,7 +79,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         history = split_history(
             load_history(con, "elo_italia", cutoff_for(calendar, dates[-1])), calendar
         )
-    played = history.played_before(dates[0])
+    played = history.played_before(dates[0], lambda day: rulebook.era_at(day).validity)
     previous = pl.DataFrame(
         schema={
             "list_date": pl.Date,

@@ -207,6 +207,11 @@ def read_reference_ratings(
     )
 
 
+def validity_in_force(rulebook: Rulebook) -> Callable[[date], Any]:
+    """The validity rules of the era in force at a list date (to replay earlier lists)."""
+    return lambda list_date: rulebook.era_at(list_date).validity
+
+
 def read_period(
     con: duckdb.DuckDBPyConnection, system: str, scenario: str, list_date: date, rulebook: Rulebook
 ) -> tuple[PeriodContext, PeriodFacts]:
@@ -214,7 +219,8 @@ def read_period(
     previous = read_previous(con, system, scenario, list_date)
     context = period_context(con, system, scenario, list_date, rulebook, previous)
     history = split_history(load_history(con, system, context.up_to), context.era.calendar)
-    return context, facts_of(context, history, previous, history.played_before(list_date))
+    played = history.played_before(list_date, validity_in_force(rulebook))
+    return context, facts_of(context, history, previous, played)
 
 
 def facts_of(

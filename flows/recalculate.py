@@ -32,6 +32,7 @@ from flows.lists import (
     publish,
     read_previous,
     reference_system,
+    validity_in_force,
 )
 from flows.report import recalculation_report
 from flows.runtime import RunRecord, publish_markdown, say
@@ -198,26 +199,29 @@ def recalculate_flow(
                 raise ListError(f"no list date of {system} between {start} and {end}")
         say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
         results = []
-        rows = BatchedInserts(con, flush_rows=LIST_ROWS_PER_INSERT)
         last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1]) if dates else None
         if dates:
             history = split_history(
                 load_history(con, system, last_cutoff), rulebook.era_at(dates[0]).calendar
             )
             previous = read_previous(con, system, scenario, dates[0])
-            played = history.played_before(dates[0])
-        for number, list_date in enumerate(dates, start=1):
-            context = period_context(con, system, scenario, list_date, rulebook, previous)
-            facts = facts_of(context, history, previous, played)
-            written = publish(con, run, context, facts, rows)
-            previous = as_previous(written)
-            played = last_played(pl.concat([played, last_played(facts.entries)]))
-            diff = diff_against(con, run, written, scenario) if written.written else None
-            results.append((written, diff))
-            state = f"revision {written.revision}" if written.written else "unchanged"
-            changed = f", {diff.height} players differ" if diff is not None and diff.height else ""
-            say(f"  [{number}/{len(dates)}] {list_date}: {state}{changed}")
-        rows.flush()
+            played = history.played_before(dates[0], validity_in_force(rulebook))
+        # the lists' rows are appended in batches while the next lists are computed; leaving
+        # the block waits for the last append
+        with BatchedInserts(con, flush_rows=LIST_ROWS_PER_INSERT, background=True) as rows:
+            for number, list_date in enumerate(dates, start=1):
+                context = period_context(con, system, scenario, list_date, rulebook, previous)
+                facts = facts_of(context, history, previous, played)
+                written = publish(con, run, context, facts, rows)
+                previous = as_previous(written)
+                played = last_played(pl.concat([played, last_played(facts.entries)]))
+                diff = diff_against(con, run, written, scenario) if written.written else None
+                results.append((written, diff))
+                state = f"revision {written.revision}" if written.written else "unchanged"
+                changed = (
+                    f", {diff.height} players differ" if diff is not None and diff.height else ""
+                )
+                say(f"  [{number}/{len(dates)}] {list_date}: {state}{changed}")
         report = finish_recalculation(con, run, system, scenario, results, began)
     publish_markdown(report, key=f"{system.replace('_', '-')}-recalculation")
     say(report)

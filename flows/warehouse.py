@@ -12,6 +12,7 @@ import fcntl
 import os
 import shutil
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -94,8 +95,12 @@ class Warehouse:
                 _remove_database_files(staging)
                 raise WarehouseError(f"cannot open warehouse {self.path}: {error}") from error
             try:
+                # migrations first, committed in the staging copy (still all-or-nothing: the
+                # copy is dropped on failure), so every connection to it sees the schema
                 execute(con, "BEGIN TRANSACTION")
                 apply_migrations(con)
+                execute(con, "COMMIT")
+                execute(con, "BEGIN TRANSACTION")
                 yield con
                 execute(con, "COMMIT")
                 execute(con, "CHECKPOINT")
@@ -175,13 +180,35 @@ class BatchedInserts:
     rows in many small frames, so a recalculation of many lists keeps their rows here and
     writes them when ``flush_rows`` are waiting, and at :meth:`flush` (always before its
     transaction commits). ``flush_rows=0`` writes every frame at once.
+
+    With ``background`` the batches are appended by one writer thread on its own connection
+    to the same (staging) file while the caller computes the next lists: DuckDB and Polars
+    both release the GIL, so on two cores the appends mostly overlap the computation. Use it
+    as a context manager, so the writer is always stopped before the connection closes; its
+    appends commit on their own, which is safe only because a failed run drops the staging
+    copy they went to (:meth:`Warehouse.transaction`).
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, flush_rows: int = 0) -> None:
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, flush_rows: int = 0, background: bool = False
+    ) -> None:
         self.con = con
         self.flush_rows = flush_rows
         self.waiting: dict[str, list[pl.DataFrame]] = {}
         self.stored: dict[str, set[str]] = {}
+        self.writer = ThreadPoolExecutor(max_workers=1) if background else None
+        self.writer_con = con.cursor() if background else None
+        self.pending: list[Future[int]] = []
+
+    def __enter__(self) -> BatchedInserts:
+        return self
+
+    def __exit__(self, error_type: object, error: object, traceback: object) -> None:
+        try:
+            if error_type is None:
+                self.flush()
+        finally:
+            self.close()
 
     def add(self, table: str, frame: pl.DataFrame, table_columns_only: bool = False) -> int:
         """Queue ``frame`` for ``table`` (see :func:`insert_frame`); returns its row count."""
@@ -197,13 +224,32 @@ class BatchedInserts:
         return frame.height
 
     def flush(self) -> None:
+        """Write everything waiting and wait for the writer (raising its error, if any)."""
         for table in list(self.waiting):
             self._write(table)
+        pending, self.pending = self.pending, []
+        for write in pending:
+            write.result()
+
+    def close(self) -> None:
+        """Stop the writer thread (dropping writes not started) and close its connection."""
+        if self.writer is not None and self.writer_con is not None:
+            self.writer.shutdown(wait=True, cancel_futures=True)
+            self.writer_con.close()
+            self.writer = self.writer_con = None
 
     def _write(self, table: str) -> None:
         parts = self.waiting.pop(table, [])
-        if parts:
-            insert_frame(self.con, table, pl.concat(parts, how="vertical_relaxed"))
+        if not parts:
+            return
+        frame = pl.concat(parts, how="vertical_relaxed")
+        if self.writer is None:
+            insert_frame(self.con, table, frame)
+            return
+        failed = [write for write in self.pending if write.done() and write.exception()]
+        if failed:
+            failed[0].result()  # stop at the first failed append
+        self.pending.append(self.writer.submit(insert_frame, self.writer_con, table, frame))
 
 
 def _remove_database_files(path: Path) -> None:

@@ -6,6 +6,7 @@ Pure: the quarterly flow reads the warehouse and passes frames in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 
@@ -32,7 +33,7 @@ from transforms.periods import assign_list_dates
 from transforms.rankings import rankings
 from transforms.rapid_letters import LETTER_COLUMNS, letter_label, letters_at_list, parse_labels
 from transforms.registry import DatedSnapshots
-from transforms.rulebook import Calendar, EloEra
+from transforms.rulebook import Calendar, EloEra, Validity
 from transforms.validity import non_member_tournaments
 
 LIST_COLUMNS = [
@@ -512,9 +513,28 @@ class SplitHistory:
     def period(self, list_date: date) -> PeriodSlice:
         return self.periods.get(list_date, self.empty)
 
-    def played_before(self, list_date: date) -> pl.DataFrame:
-        """(player_id, played_on) of the tournaments of every earlier period."""
-        earlier = [part.entries for day, part in self.periods.items() if day < list_date]
+    def played_before(
+        self, list_date: date, validity_at: Callable[[date], Validity] | None = None
+    ) -> pl.DataFrame:
+        """(player_id, played_on) of the tournaments the earlier lists rated.
+
+        ``validity_at`` gives the validity rules in force at each earlier list date: a
+        tournament that list set aside (a non-member, Elo Rapid) gives no activity, as in a
+        replay that carries each list's own participations forward.
+        """
+        earlier = []
+        for day, part in self.periods.items():
+            if day >= list_date:
+                continue
+            entries = part.entries
+            if validity_at is not None:
+                excluded = non_member_tournaments(
+                    entries, self.memberships.at(day), validity_at(day)
+                )
+                if excluded.height:
+                    outside = excluded.get_column("tournament_id").implode()
+                    entries = entries.filter(~pl.col("tournament_id").is_in(outside))
+            earlier.append(entries)
         return last_played(pl.concat(earlier) if earlier else self.empty.entries)
 
 

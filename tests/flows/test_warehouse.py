@@ -1,9 +1,12 @@
 """The warehouse's write discipline, without Prefect: migrations, atomicity, readers."""
 
+from datetime import date
+
 import duckdb
+import polars as pl
 import pytest
 
-from flows.warehouse import Warehouse, apply_migrations, migration_files
+from flows.warehouse import BatchedInserts, Warehouse, apply_migrations, migration_files
 
 
 def _count(warehouse: Warehouse, table: str) -> int:
@@ -61,3 +64,51 @@ def test_written_files_open_read_only_in_a_separate_connection(tmp_path):
     con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
     assert con.execute("SELECT count(*) FROM run").fetchone()[0] == 0
     con.close()
+
+
+def _ranking_rows(count: int, rating: int | None = 1800) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "system": ["elo_italia"] * count,
+            "scenario": ["official"] * count,
+            "list_date": [date(2020, 1, 1)] * count,
+            "revision": [1] * count,
+            "ranking": ["overall"] * count,
+            "position": list(range(1, count + 1)),
+            "player_id": [f"P{index}" for index in range(count)],
+            "rating": [rating] * count,
+        }
+    )
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_batched_rows_are_all_written_in_order_of_arrival(tmp_path, background):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    with (
+        warehouse.transaction() as con,
+        BatchedInserts(con, flush_rows=250, background=background) as rows,
+    ):
+        for _ in range(7):
+            rows.add("list_ranking", _ranking_rows(100))
+        # below the batch size: still waiting, written when the block ends
+        assert rows.waiting
+    assert _count(warehouse, "list_ranking") == 700
+
+
+def test_a_failed_background_append_fails_the_run_and_leaves_the_file_as_it_was(tmp_path):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    with warehouse.transaction() as con:
+        con.execute("INSERT INTO player_merge VALUES ('P-A', '1', '', 'r1', now())")
+    before = (tmp_path / "w.duckdb").read_bytes()
+    with (
+        pytest.raises(duckdb.ConstraintException),
+        warehouse.transaction() as con,
+        BatchedInserts(con, flush_rows=100, background=True) as rows,
+    ):
+        con.execute("INSERT INTO player_merge VALUES ('P-B', '2', '', 'r2', now())")
+        rows.add("list_ranking", _ranking_rows(100))
+        rows.add("list_ranking", _ranking_rows(100, rating=None))  # rating is NOT NULL
+        rows.add("list_ranking", _ranking_rows(100))
+    assert (tmp_path / "w.duckdb").read_bytes() == before
+    assert _count(warehouse, "list_ranking") == 0
+    assert _count(warehouse, "player_merge") == 1

@@ -510,3 +510,9 @@ def test_a_list_sets_aside_a_tournament_with_a_non_member_and_says_why() -> None
     assert build_list(facts, ERA_2019, LIST_DATE).excluded.rows() == [
         ("R2", "1 of 2 players are not members of the federation for 2019: X")
     ]
+    # a later list (or the first list of a replay) counts activity only from rated tournaments
+    later = date(LIST_DATE.year + 1, LIST_DATE.month, LIST_DATE.day)
+    rated = history.played_before(later, lambda day: ERA_2019.validity)
+    assert sorted(rated.rows()) == [("A", date(2019, 5, 4)), ("B", date(2019, 5, 4))]
+    every = history.played_before(later)
+    assert sorted(every.get_column("player_id")) == ["A", "B", "X"]
