@@ -3,7 +3,8 @@
 Each list is written as a new revision only where its content changes; old revisions stay in
 ``rating_list_revisions``. ``--stale`` replays from the earliest list whose inputs changed since
 it was written (a corrected tournament, a merge, a registry load). A what-if ``scenario`` writes
-beside the official lists, never over them. The whole replay is one transaction.
+beside the official lists, never over them. The whole replay is one write of the warehouse:
+it goes to a staging copy that replaces the live file only when every list is written.
 """
 
 from __future__ import annotations

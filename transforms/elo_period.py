@@ -394,21 +394,25 @@ def compute_period(
     size = _code_range(
         state.get_column("player_code"),
         entries.get_column("player_code"),
+        games.get_column("player_code"),
         games.get_column("opponent_code"),
     )
     by_code = _by_code(state, size)
     lookup = expected_lookup(era)
-    # §1.3: a FIDE-rated player's games count only for his opponent
-    in_play = (
-        games.lazy()
-        .filter(~_at(by_code, "is_fide", "player_code").fill_null(False))
-        .select(
-            "entry_key",
-            "player_code",
-            (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
-            _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
-        )
-        .collect(engine=PERIOD_ENGINE)
+    valued_games = games.lazy().select(
+        "entry_key",
+        "player_code",
+        (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+        _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
+        # §1.3: a FIDE-rated player's games count only for his opponent
+        (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("counts"),
+    )
+    in_play, unknown_opponents = pl.collect_all(
+        [
+            valued_games.filter(pl.col("counts")),
+            valued_games.select(pl.col("opponent_rating").null_count()),
+        ],
+        engine=PERIOD_ENGINE,
     )
     first_wave = _expected_sums(in_play.lazy(), _at(by_code, "frozen", "player_code"), lookup, era)
     sequenced = _sequenced(
@@ -429,7 +433,7 @@ def compute_period(
         .with_columns(pl.col("games").is_not_null().alias("has_counted")),
         era,
     ).collect(engine=PERIOD_ENGINE)
-    _refuse_strays(in_play, sequenced, entries, games, by_code)
+    _refuse_strays(in_play, int(unknown_opponents.item()), sequenced, entries, games, by_code)
     valued = sequenced.lazy()
     if (sequenced.get_column("wave").max() or 0) > 0:  # type: ignore[operator]
         again = _later_waves(sequenced, in_play, by_code, lookup, era)
@@ -470,20 +474,23 @@ def compute_period(
 
 def _refuse_strays(
     in_play: pl.DataFrame,
+    unknown_opponents: int,
     sequenced: pl.DataFrame,
     entries: pl.DataFrame,
     games: pl.DataFrame,
     by_code: pl.DataFrame,
 ) -> None:
-    """Name the first input that points nowhere: a player code no player of the period has,
-    or a counted game whose entry is missing (then the entries' sums miss games)."""
+    """Name the first input that points nowhere: a player code no player of the period has
+    (his frozen state reads null), or a counted game whose entry is missing (then the entries'
+    sums miss games). The checks are counts the period's queries give; the lookups that name
+    the culprit run only when one fails."""
     known = by_code.get_column("known")
-    for frame, code, name in (
-        (entries, "player_code", "player_id"),
-        (games, "opponent_code", "opponent_id"),
+    for frame, code, name, unknown_count in (
+        (entries, "player_code", "player_id", sequenced.get_column("grouped").null_count()),
+        (games, "opponent_code", "opponent_id", unknown_opponents),
     ):
-        unknown = ~known.gather(frame.get_column(code)).fill_null(False)
-        if unknown.any():
+        if unknown_count:
+            unknown = ~known.gather(frame.get_column(code)).fill_null(False)
             stray = frame.filter(unknown).row(0, named=True)
             named = repr(stray[name]) if name in stray else f"with code {stray[code]}"
             raise ValueError(f"{name} {named} is not among the period's players")
