@@ -73,6 +73,11 @@ def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: da
             "matched by the registry snapshot of {} ({})", pl.lit(str(as_of)), "match_method"
         ).alias("note")
     )
+    # a match that would make one person play twice in a tournament is left to the analyst
+    twice = merge_conflicts(con, found.select("provisional_id", "player_id"))
+    found = found.filter(
+        ~pl.col("provisional_id").is_in(twice.get_column("provisional_id").implode())
+    )
     if found.height:
         con.register("_incoming_merges", found.to_arrow())
         try:
@@ -80,7 +85,23 @@ def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: da
         finally:
             con.unregister("_incoming_merges")
     run.counts["players_rematched"] = found.height
-    return f"- provisional players now identified and merged: {found.height}\n"
+    report = f"- provisional players now identified and merged: {found.height}\n"
+    if twice.height:
+        report += (
+            "- identified but left to the analyst, because the merge would make one person "
+            f"play twice in a tournament: {', '.join(twice.get_column('provisional_id'))}\n"
+        )
+    return report
+
+
+def merge_conflicts(con: duckdb.DuckDBPyConnection, proposed: pl.DataFrame) -> pl.DataFrame:
+    """The proposed merges (provisional_id, player_id) that would give one person two entries
+    in a tournament: provisional_id and the tournaments."""
+    con.register("_proposed_merges", proposed.to_arrow())
+    try:
+        return query_frame(con, read_sql("queries/merge_conflicts.sql"))
+    finally:
+        con.unregister("_proposed_merges")
 
 
 FSI_REGISTRY = RegistryKind(
@@ -216,6 +237,14 @@ def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note:
         )
         if not registered:
             raise RegistryError(f"player {player_id} is not in any registry snapshot")
+        proposed = pl.DataFrame({"provisional_id": [provisional_id], "player_id": [player_id]})
+        twice = merge_conflicts(con, proposed)
+        if twice.height:
+            raise RegistryError(
+                f"{provisional_id} cannot be {player_id}: both play in "
+                f"{twice.get_column('tournaments')[0]}, and one person cannot play twice in a "
+                "tournament"
+            )
         execute(
             con,
             read_sql("queries/upsert_player_merge.sql"),

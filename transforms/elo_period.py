@@ -241,6 +241,7 @@ def with_keys(
     """The integer keys of a period given by string ids: a code per player (his row), a key per
     entry (in player, tournament order), and both on every game. Refuses a game or an entry
     that points nowhere."""
+    _refuse_twice(entries, "tournament_id", "player_id")
     codes = players.select("player_id", pl.int_range(pl.len(), dtype=pl.Int32).alias("player_code"))
     keyed_entries = entries.drop(KEY_COLUMNS["entries"], strict=False).join(
         codes, on="player_id", how="left"
@@ -494,11 +495,26 @@ def _refuse_strays(
             stray = frame.filter(unknown).row(0, named=True)
             named = repr(stray[name]) if name in stray else f"with code {stray[code]}"
             raise ValueError(f"{name} {named} is not among the period's players")
+    # sequenced is in (player, dates, key) order: two entries with one key are neighbours
+    keys = sequenced.get_column("entry_key")
+    if keys.len() > 1 and (keys.slice(1) == keys.slice(0, keys.len() - 1)).any():
+        _refuse_twice(entries, "entry_key")
     if sequenced.get_column("games").sum() != in_play.height:
         orphan = games.join(entries, on="entry_key", how="anti").row(0, named=True)
         raise ValueError(
             f"a game of {orphan.get('player_id', orphan['player_code'])!r} in "
             f"{orphan['tournament_id']!r} has no entry"
+        )
+
+
+def _refuse_twice(entries: pl.DataFrame, *key: str) -> None:
+    """Refuse a player with two entries in one tournament (his games could not be told apart)."""
+    twice = entries.filter(pl.struct(key).is_duplicated())
+    if twice.height:
+        row = twice.row(0, named=True)
+        raise ValueError(
+            f"{row['player_id']!r} has two entries in {row['tournament_id']!r}: one person "
+            "cannot play twice in a tournament"
         )
 
 

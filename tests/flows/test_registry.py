@@ -140,6 +140,11 @@ def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
     assert left == 2
     with pytest.raises(Exception, match="not in any registry snapshot"):
         merge_player_flow(waiting[1], "424242", warehouse)
+    # 100001 already plays LV-1 (the first merge): a second entry of LV-1 cannot be him too
+    with pytest.raises(Exception, match="both play in LV-1, and one person cannot play twice"):
+        merge_player_flow(waiting[2], "100001", warehouse)
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute("SELECT count(*) FROM unmatched_player").fetchone()[0] == 2
 
 
 def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):

@@ -613,6 +613,22 @@ def test_a_code_outside_the_period_is_refused(engine: ModuleType) -> None:
         engine.compute_period(players, entries, stray, ERA_2009)
 
 
+def test_a_player_with_two_entries_in_a_tournament_is_refused(engine: ModuleType) -> None:
+    """By ids or by the warehouse's keys (a merge could make it): never summed twice."""
+    period = random_period(5)
+    players, entries, games = period.frames()
+    doubled = pl.concat([entries, entries.head(1)])
+    with pytest.raises(ValueError, match="cannot play twice in a tournament"):
+        engine.compute_period(players, doubled, games, ERA_2009)
+    keyed_players, keyed_entries, keyed_games = warehouse_keys(players, entries, games, 5)
+    # a second entry with the same key, as a merge into a player of the same tournament gives
+    first = keyed_entries.filter(pl.col("entry_key") == keyed_games.get_column("entry_key")[0])
+    with pytest.raises(ValueError, match="cannot play twice in a tournament"):
+        engine.compute_period(
+            keyed_players, pl.concat([keyed_entries, first]), keyed_games, ERA_2009
+        )
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     era=eras(),
