@@ -216,17 +216,19 @@ KEYED_GAME_COLUMNS: dict[str, pl.DataType] = {
 }
 
 
+def _carries_keys(frame: pl.DataFrame, kind: str) -> bool:
+    return set(KEY_COLUMNS[kind]) <= set(frame.columns)
+
+
 def has_keys(players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame) -> bool:
     frames = {"players": players, "entries": entries, "games": games}
-    return all(set(KEY_COLUMNS[name]) <= set(frame.columns) for name, frame in frames.items())
+    return all(_carries_keys(frame, kind) for kind, frame in frames.items())
 
 
 def engine_frames(entries: pl.DataFrame, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A period's entries and games cut to the engine's columns, with the integer keys when
     the warehouse read gave them."""
-    keyed = set(KEY_COLUMNS["entries"]) <= set(entries.columns) and set(
-        KEY_COLUMNS["games"]
-    ) <= set(games.columns)
+    keyed = _carries_keys(entries, "entries") and _carries_keys(games, "games")
     entry_columns = {**ENTRY_COLUMNS, **(KEY_COLUMNS["entries"] if keyed else {})}
     game_columns = KEYED_GAME_COLUMNS if keyed else GAME_COLUMNS
     return (
