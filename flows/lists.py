@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -46,7 +46,13 @@ from transforms.elo_list import (
     ranking_input,
     split_history,
 )
-from transforms.periods import is_list_date, previous_list_date, ratings_day, receipt_window
+from transforms.periods import (
+    cutoff_for,
+    is_list_date,
+    previous_list_date,
+    ratings_day,
+    receipt_window,
+)
 from transforms.rankings import rankings
 from transforms.rapid_letters import label_problems, normalise_labels
 from transforms.registry import type_published_list
@@ -177,11 +183,19 @@ def period_context(
     list_date: date,
     rulebook: Rulebook,
     previous: pl.DataFrame,
+    fingerprints: Mapping[date, str] | None = None,
 ) -> PeriodContext:
-    """Where an FSI list date stands: its era, receipt window and the list it follows."""
+    """Where an FSI list date stands: its era, receipt window and the list it follows
+    (``fingerprints``: the inputs' fingerprints of a replay's dates, read at once)."""
     era = rulebook.era_at(list_date)
     day = ratings_day(era.calendar, era.ratings_snapshot, list_date)
     reference = reference_system(era)
+
+    def inputs_hash(up_to: date) -> str:
+        if fingerprints is not None and list_date in fingerprints:
+            return fingerprints[list_date]
+        return inputs_fingerprint(con, system, list_date, up_to, reference)
+
     return list_context(
         system,
         scenario,
@@ -190,7 +204,7 @@ def period_context(
         rulebook,
         previous,
         day,
-        lambda up_to: inputs_fingerprint(con, system, list_date, up_to, reference),
+        inputs_hash,
         read_reference_ratings(con, era, day),
     )
 
@@ -248,18 +262,41 @@ def inputs_fingerprint(
     reference: str | None = None,
 ) -> str:
     """A hash of every input a list reads: tells a stale revision from a current one."""
-    return str(
-        execute(
-            con,
-            read_sql("queries/lists/inputs_fingerprint.sql"),
-            {
-                "system": system,
-                "list_date": list_date,
-                "up_to": up_to,
-                "reference_system": reference,
-            },
-        )[0][0]
+    return inputs_fingerprints(con, system, [(list_date, up_to, reference)])[list_date]
+
+
+def inputs_fingerprints(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    lists: Sequence[tuple[date, date, str | None]],
+) -> dict[date, str]:
+    """:func:`inputs_fingerprint` of many lists at once (list date, cut-off, reference system):
+    a replay reads them in one query."""
+    if not lists:
+        return {}
+    list_dates, cutoffs, references = (list(column) for column in zip(*lists, strict=True))
+    found = execute(
+        con,
+        read_sql("queries/lists/inputs_fingerprint.sql"),
+        {
+            "system": system,
+            "list_dates": list_dates,
+            "cutoffs": cutoffs,
+            "reference_systems": references,
+        },
     )
+    return {list_date: str(fingerprint) for list_date, fingerprint in found}
+
+
+def fsi_fingerprints(
+    con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook, list_dates: Sequence[date]
+) -> dict[date, str]:
+    """What the FSI lists of ``list_dates`` would be computed from, now."""
+    lists = []
+    for list_date in list_dates:
+        era = rulebook.era_at(list_date)
+        lists.append((list_date, cutoff_for(era.calendar, list_date), reference_system(era)))
+    return inputs_fingerprints(con, system, lists)
 
 
 def content_hash(context: PeriodContext, published: PublishedList) -> str:
@@ -276,10 +313,12 @@ def content_hash(context: PeriodContext, published: PublishedList) -> str:
             )
         ).encode()
     )
+    # each frame in an order its content fixes, the one the list builder already gives (sorting
+    # a sorted frame is nearly free; re-sorting by another key cost a third of the hash)
     for frame, keys in (
         (published.rows, ["player_id"]),
-        (published.variations, ["tournament_id", "player_id"]),
-        (published.rankings, ["ranking", "player_id"]),
+        (published.variations, ["player_id", "tournament_id"]),
+        (published.rankings, ["ranking", "position", "player_id"]),
     ):
         # Arrow IPC bytes of the sorted frame, strings as plain offsets (string views keep
         # buffer layouts that depend on how a frame was built): exact and fast

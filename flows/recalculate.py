@@ -26,13 +26,12 @@ from flows.lists import (
     WrittenList,
     as_previous,
     facts_of,
-    inputs_fingerprint,
+    fsi_fingerprints,
     load_history,
     load_rulebook,
     period_context,
     publish,
     read_previous,
-    reference_system,
     validity_in_force,
 )
 from flows.report import recalculation_report
@@ -65,9 +64,7 @@ def fsi_fingerprint(
     con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook, list_date: date
 ) -> str:
     """What an FSI list of ``list_date`` would be computed from, now."""
-    era = rulebook.era_at(list_date)
-    up_to = cutoff_for(era.calendar, list_date)
-    return inputs_fingerprint(con, system, list_date, up_to, reference_system(era))
+    return fsi_fingerprints(con, system, rulebook, [list_date])[list_date]
 
 
 def stale_lists(
@@ -207,11 +204,14 @@ def recalculate_flow(
             )
             previous = read_previous(con, system, scenario, dates[0])
             played = history.played_before(dates[0], validity_in_force(rulebook))
+            fingerprints = fsi_fingerprints(con, system, rulebook, dates)
         # the lists' rows are appended in batches while the next lists are computed; leaving
         # the block waits for the last append
         with BatchedInserts(con, flush_rows=LIST_ROWS_PER_INSERT, background=True) as rows:
             for number, list_date in enumerate(dates, start=1):
-                context = period_context(con, system, scenario, list_date, rulebook, previous)
+                context = period_context(
+                    con, system, scenario, list_date, rulebook, previous, fingerprints
+                )
                 facts = facts_of(context, history, previous, played)
                 written = publish(con, run, context, facts, rows)
                 previous = as_previous(written)

@@ -82,8 +82,8 @@ def _flip_one_decisive_game(trf: str) -> str:
 
 def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_warehouse, tmp_path):
     from flows.ingest import ingest_flow
-    from flows.lists import load_rulebook
-    from flows.recalculate import recalculate_flow, stale_lists
+    from flows.lists import fsi_fingerprints, load_rulebook
+    from flows.recalculate import fsi_fingerprint, recalculate_flow, stale_lists
 
     warehouse = season_warehouse(2019)
     _publish(warehouse, 2019)
@@ -115,6 +115,11 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
 
     with Warehouse(warehouse).reader() as con:
         stale = [item.list_date for item in stale_lists(con, "elo_italia", rulebook)]
+        # a replay reads every date's fingerprint in one query: the same as one by one
+        dates = [row[0] for row in before]
+        together = fsi_fingerprints(con, "elo_italia", rulebook, dates)
+        assert together == {day: fsi_fingerprint(con, "elo_italia", rulebook, day) for day in dates}
+        assert len(set(together.values())) == len(dates)
     assert stale == [date(2019, 7, 1), date(2019, 10, 1), date(2020, 1, 1)]
 
     counts = recalculate_flow("elo_italia", str(warehouse), stale=True)

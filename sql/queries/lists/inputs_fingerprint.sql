@@ -1,17 +1,47 @@
--- What a list of `system` at a date is computed from, as one hash: every tournament version
--- received up to its cut-off, every analyst merge, every registry load up to the list date.
--- A later ingest, merge or registry load that a list would read changes its fingerprint, and so
--- does a new revision of a reference list it takes entry ratings from ($reference_system: the
--- Elo Italia lists for Elo Rapid; NULL when none).
-SELECT sha256(concat_ws('#',
-    (SELECT coalesce(string_agg(tournament_id || ':' || version || ':' || version_key || ':'
-                                || status, ',' ORDER BY tournament_id, version), '')
-     FROM tournament_version WHERE system = $system AND received_on <= $up_to),
-    (SELECT coalesce(string_agg(provisional_id || '>' || player_id, ','
-                                ORDER BY provisional_id), '')
-     FROM player_merge),
+-- What the lists of `system` at some dates are computed from, one hash per list date: every
+-- tournament version received up to its cut-off, every analyst merge, every registry load up
+-- to the list date. A later ingest, merge or registry load that a list would read changes its
+-- fingerprint, and so does a new revision of a reference list it takes entry ratings from
+-- (the Elo Italia lists for Elo Rapid; NULL when none).
+-- $list_dates, $cutoffs and $reference_systems are parallel lists (a replay asks for all its
+-- dates at once). The
+-- tournament versions enter as a count and a sum of per-version hashes: a running figure, so
+-- a replay of many dates costs one pass, not one string of every version per date.
+WITH dates AS (
+    SELECT unnest($list_dates::DATE[]) AS list_date, unnest($cutoffs::DATE[]) AS up_to,
+           unnest($reference_systems::VARCHAR[]) AS reference_system
+),
+versions AS MATERIALIZED (
+    SELECT received_on,
+           md5_number_upper(tournament_id || ':' || version || ':' || version_key || ':' || status)
+               AS upper_hash,
+           md5_number_lower(tournament_id || ':' || version || ':' || version_key || ':' || status)
+               AS lower_hash
+    FROM tournament_version
+    WHERE system = $system
+),
+received AS (
+    SELECT d.list_date,
+           count(v.received_on) || ':' || coalesce(sum(v.upper_hash), 0) || ':'
+               || coalesce(sum(v.lower_hash), 0) AS summary
+    FROM dates d
+    LEFT JOIN versions v ON v.received_on <= d.up_to
+    GROUP BY d.list_date
+),
+merges AS (
+    SELECT coalesce(string_agg(provisional_id || '>' || player_id, ',' ORDER BY provisional_id), '')
+        AS summary
+    FROM player_merge
+)
+SELECT d.list_date, sha256(concat_ws('#',
+    r.summary,
+    (SELECT summary FROM merges),
     (SELECT coalesce(string_agg(load_id::VARCHAR, ',' ORDER BY load_id), '')
-     FROM registry_load WHERE as_of <= $list_date),
+     FROM registry_load WHERE as_of <= d.list_date),
     (SELECT coalesce(string_agg(list_date || ':' || revision, ',' ORDER BY list_date), '')
-     FROM list_revision_current WHERE system = $reference_system AND list_date < $list_date)
+     FROM list_revision_current c
+     WHERE c.system = d.reference_system AND c.list_date < d.list_date)
 )) AS fingerprint
+FROM dates d
+JOIN received r USING (list_date)
+ORDER BY d.list_date
