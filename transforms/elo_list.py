@@ -104,22 +104,26 @@ def _entry_rating(era: EloEra) -> tuple[pl.Expr, pl.Expr]:
 
 
 def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
-    """The engine's player frame: everyone on the previous list or in the period's tournaments.
+    """The engine's player frame: everyone on the previous list or in the period's tournaments,
+    in player_id order (see :func:`player_sheet`)."""
+    return player_sheet(facts, era).select(engine_player_columns(facts))
+
+
+def engine_player_columns(facts: PeriodFacts) -> list[str]:
+    keyed = "player_code" in facts.entries.columns
+    return [*PLAYER_COLUMNS, *ENTRY_RATING_COLUMNS, *(KEY_COLUMNS["players"] if keyed else [])]
+
+
+def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
+    """Everything the period knows of each player, one row each, in player_id order: the
+    engine's columns, then what the list adds (names, previous list, membership, activity).
 
     A player missing from the start snapshot (registered during the period) is read from the
     close snapshot; a player in no snapshot (foreign or unknown) carries the FIDE rating written
     in the tournament file, if the file gives him a FIDE id. Where the era gives newcomers a
-    rating from other lists (Elo Rapid), ``entry_rating`` carries it.
+    rating from other lists (Elo Rapid), ``entry_rating`` carries it. One query: every player
+    frame of the period is joined once.
     """
-    previous = facts.previous.lazy().select(
-        "player_id",
-        pl.when(pl.col("rating_type") == era.system)
-        .then(pl.col("rating"))
-        .otherwise(None)
-        .alias("list_rating"),
-        (pl.col("rating_type") == "fide").alias("on_list_as_fide"),
-        pl.col("total_games"),
-    )
     keyed = "player_code" in facts.entries.columns
     from_files = (
         facts.entries.lazy()
@@ -132,37 +136,17 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             .otherwise(None)
             .max()
             .alias("file_fide"),
+            pl.col("name").first().alias("file_name"),
         )
     )
-    start = facts.registry_start.lazy().select(
-        "player_id",
-        pl.col("fide_standard").alias("start_fide"),
-        pl.col("fide_rapid").alias("start_fide_rapid"),
-        pl.col("category").alias("start_category"),
-        pl.col("k_override").alias("start_k"),
-    )
-    close = facts.registry_close.lazy().select(
-        "player_id",
-        pl.col("fide_standard").alias("close_fide"),
-        pl.col("fide_rapid").alias("close_fide_rapid"),
-        pl.col("category").alias("close_category"),
-        pl.col("k_override").alias("close_k"),
-        pl.lit(True).alias("registered_at_close"),
-    )
-    everyone = pl.concat(
-        [facts.previous.lazy().select("player_id"), facts.entries.lazy().select("player_id")]
-    ).unique()
-    joined = (
-        everyone.join(previous, on="player_id", how="left")
-        .join(from_files, on="player_id", how="left")
-        .join(
-            start.with_columns(pl.lit(True).alias("registered_at_start")),
-            on="player_id",
-            how="left",
-        )
-        .join(close, on="player_id", how="left")
-        .join(facts.reference_ratings.lazy(), on="player_id", how="left")
-    )
+    members = facts.members.lazy().select("player_id", pl.lit(True).alias("is_member")).unique()
+    joined = _with_registry(_everyone(facts, era, from_files), facts)
+    for other in (
+        facts.reference_ratings.lazy(),
+        members,
+        facts.activity.lazy().select("player_id", "last_played", "is_active"),
+    ):
+        joined = joined.join(other, on="player_id", how="left", maintain_order="left")
     registered_at_start = pl.col("registered_at_start").fill_null(False)
     registered = registered_at_start | pl.col("registered_at_close").fill_null(False)
     fide_at_start = (
@@ -203,6 +187,21 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             entry_rating.alias("entry_rating"),
             entry_basis.alias("entry_basis"),
             *([pl.col("player_code")] if keyed else []),
+            # what the list adds
+            pl.col("close_name").alias("name"),
+            pl.col("close_sex").alias("sex"),
+            pl.col("close_birth").alias("birth_date"),
+            pl.col("close_category").alias("registry_category"),
+            "start_name",
+            "start_sex",
+            pl.col("start_birth"),
+            "start_category",
+            "file_name",
+            "previous_rating",
+            "previous_category",
+            pl.col("is_member").fill_null(False),
+            "last_played",
+            pl.col("is_active").fill_null(False),
         )
         .cast(
             {
@@ -211,9 +210,88 @@ def period_players(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
                 **(KEY_COLUMNS["players"] if keyed else {}),
             }
         )
-        .sort("player_id")
         .collect(engine=PERIOD_ENGINE)
     )  # type: ignore[arg-type]
+
+
+# What the sheet adds for the list, beside the engine's columns
+SHEET_LIST_COLUMNS = [
+    "name",
+    "sex",
+    "birth_date",
+    "registry_category",
+    "start_name",
+    "start_sex",
+    "start_birth",
+    "start_category",
+    "file_name",
+    "previous_rating",
+    "previous_category",
+    "is_member",
+    "last_played",
+    "is_active",
+]
+
+
+def _everyone(facts: PeriodFacts, era: EloEra, from_files: pl.LazyFrame) -> pl.LazyFrame:
+    """The previous list's players, then the period's newcomers merged in, in player_id order,
+    with what the list and the files say of them. Joins that keep the sorted list's order and
+    a merge of two sorted frames cost a fraction of a union, a distinct and a sort of ids."""
+    previous = (
+        facts.previous.lazy()
+        .select(
+            "player_id",
+            pl.when(pl.col("rating_type") == era.system)
+            .then(pl.col("rating"))
+            .otherwise(None)
+            .alias("list_rating"),
+            (pl.col("rating_type") == "fide").alias("on_list_as_fide"),
+            pl.col("total_games"),
+            pl.col("rating").alias("previous_rating"),
+            pl.col("category").alias("previous_category"),
+        )
+        .sort("player_id")
+    )
+    listed = previous.join(from_files, on="player_id", how="left", maintain_order="left")
+    newcomers = (
+        from_files.join(previous, on="player_id", how="anti")
+        .join(previous, on="player_id", how="left")  # the previous list's columns, all null
+        .select(listed.collect_schema().names())
+        .sort("player_id")
+    )
+    return listed.merge_sorted(newcomers, key="player_id")
+
+
+def _with_registry(players: pl.LazyFrame, facts: PeriodFacts) -> pl.LazyFrame:
+    """The registry at the period start and at its close beside each player (one join when
+    both dates fall in one snapshot, as they mostly do). Keeps the players' order."""
+
+    def columns(when: str) -> list[pl.Expr]:
+        return [
+            pl.col("fide_standard").alias(f"{when}_fide"),
+            pl.col("fide_rapid").alias(f"{when}_fide_rapid"),
+            pl.col("category").alias(f"{when}_category"),
+            pl.col("k_override").alias(f"{when}_k"),
+            pl.col("name").alias(f"{when}_name"),
+            pl.col("sex").alias(f"{when}_sex"),
+            pl.col("birth_date").alias(f"{when}_birth"),
+            pl.lit(True).alias(f"registered_at_{when}"),
+        ]
+
+    start, close = facts.registry_start, facts.registry_close
+    snapshots = [(start, ["start", "close"])] if start is close else [(start, ["start"])]
+    if start is not close:
+        snapshots.append((close, ["close"]))
+    for snapshot, whens in snapshots:
+        players = players.join(
+            snapshot.lazy().select(
+                "player_id", *[column for when in whens for column in columns(when)]
+            ),
+            on="player_id",
+            how="left",
+            maintain_order="left",
+        )
+    return players
 
 
 def _list_notes(era: EloEra) -> pl.Expr:
@@ -270,49 +348,34 @@ def _list_notes(era: EloEra) -> pl.Expr:
 
 
 def assemble_list(
-    result: PeriodResult, facts: PeriodFacts, era: EloEra, list_date: date
+    result: PeriodResult,
+    facts: PeriodFacts,
+    era: EloEra,
+    list_date: date,
+    sheet: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """The list rows at the close: ratings, categories, flags and notes (§1.5)."""
-    identity_close = facts.registry_close.lazy().select(
-        "player_id", "name", "sex", "birth_date", pl.col("category").alias("registry_category")
-    )
-    identity_start = facts.registry_start.lazy().select(
-        "player_id",
-        pl.col("name").alias("start_name"),
-        pl.col("sex").alias("start_sex"),
-        pl.col("birth_date").alias("start_birth"),
-        pl.col("category").alias("start_category"),
-    )
-    names_in_files = (
-        facts.entries.lazy().group_by("player_id").agg(pl.col("name").first().alias("file_name"))
-    )
-    previous = facts.previous.lazy().select(
-        "player_id",
-        pl.col("rating").alias("previous_rating"),
-        pl.col("category").alias("previous_category"),
-    )
-    members = facts.members.lazy().select("player_id", pl.lit(True).alias("is_member")).unique()
-    rows = (
-        result.ratings.lazy()
-        .join(identity_close, on="player_id", how="left")
-        .join(identity_start, on="player_id", how="left")
-        .join(names_in_files, on="player_id", how="left")
-        .join(previous, on="player_id", how="left")
-        .join(members, on="player_id", how="left")
-        .join(
-            facts.activity.lazy().select("player_id", "last_played", "is_active"),
+    """The list rows at the close: ratings, categories, flags and notes (§1.5), in player_id
+    order. ``sheet`` is the period's :func:`player_sheet` when the caller has it."""
+    sheet = player_sheet(facts, era) if sheet is None else sheet
+    ratings = result.ratings
+    listed = sheet.select(SHEET_LIST_COLUMNS)
+    if ratings.get_column("player_id").equals(sheet.get_column("player_id")):
+        # the engine returns its players in their order: the sheet's rows are the list's rows
+        rows = pl.concat([ratings, listed], how="horizontal").lazy()
+    else:
+        rows = ratings.lazy().join(
+            listed.lazy().with_columns(sheet.get_column("player_id")),
             on="player_id",
             how="left",
         )
-        .with_columns(
-            pl.coalesce("name", "start_name", "file_name").alias("name"),
-            pl.coalesce("sex", "start_sex").alias("sex"),
-            pl.coalesce("birth_date", "start_birth").alias("birth_date"),
-            category_from_rating(pl.col("rating"), era).alias("rating_category"),
-            pl.col("is_member").fill_null(False),
-            pl.col("is_active").fill_null(False),
-            (pl.col("k") == 0).alias("k_is_zero"),
-        )
+    rows = rows.with_columns(
+        pl.coalesce("name", "start_name", "file_name").alias("name"),
+        pl.coalesce("sex", "start_sex").alias("sex"),
+        pl.coalesce("birth_date", "start_birth").alias("birth_date"),
+        category_from_rating(pl.col("rating"), era).alias("rating_category"),
+        pl.col("is_member").fill_null(False),
+        pl.col("is_active").fill_null(False),
+        (pl.col("k") == 0).alias("k_is_zero"),
     )
     if era.letters is not None:  # categories.kind = "letters" (the rulebook checks both)
         rows = letters_at_list(rows, facts.previous, era.letters).with_columns(
@@ -406,10 +469,13 @@ class PublishedList:
 
 def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
     """Run the period and publish: list rows, variations with notes, national rankings."""
+    sheet = player_sheet(facts, era)
     result = compute_period(
-        period_players(facts, era), *engine_frames(facts.entries, facts.games), era
+        sheet.select(engine_player_columns(facts)),
+        *engine_frames(facts.entries, facts.games),
+        era,
     )
-    rows = assemble_list(result, facts, era, list_date)
+    rows = assemble_list(result, facts, era, list_date, sheet)
     versions = facts.entries.select("tournament_id", "player_id", "tournament_version")
     variations = variation_notes(result.variations, era).join(
         versions, on=["tournament_id", "player_id"], how="left"
