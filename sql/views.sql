@@ -38,10 +38,11 @@ LEFT JOIN player_merge m ON m.provisional_id = e.player_id;
 -- up to a day (transforms/elo_period.py, KEY_COLUMNS): player_code numbers the players and
 -- tournament codes the tournaments, both in id order, so entry_key (player code times the
 -- number of tournaments plus the tournament code) orders entries by (player_id, tournament_id).
--- Assigned once per read of a history: the engine joins and orders integers, not strings.
+-- Assigned once per read of a history: the engine joins and orders integers, not strings, and
+-- so does the read of the games (a seat is a tournament code and a start number).
 CREATE OR REPLACE MACRO history_keys(sys, up_to) AS TABLE
 WITH scope AS (
-    SELECT p.tournament_id, p.version, p.start_number, p.player_id
+    SELECT p.tournament_id, p.version, p.start_number, p.player_id, t.received_on
     FROM tournament_player p
     JOIN tournament t USING (tournament_id, version)
     WHERE t.status = 'accepted' AND t.system = sys AND t.received_on <= up_to
@@ -54,7 +55,8 @@ tournaments AS (
     SELECT tournament_id, (row_number() OVER (ORDER BY tournament_id) - 1)::BIGINT AS code
     FROM (SELECT DISTINCT tournament_id FROM scope)
 )
-SELECT s.tournament_id, s.version, s.start_number, p.player_code,
+SELECT s.tournament_id, s.version, s.start_number, s.received_on, p.player_code,
+       t.code AS tournament_code,
        p.player_code * (SELECT count(*) FROM tournaments) + t.code AS entry_key
 FROM scope s
 JOIN players p USING (player_id)

@@ -478,7 +478,7 @@ def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedLis
     rows = assemble_list(result, facts, era, list_date, sheet)
     versions = facts.entries.select("tournament_id", "player_id", "tournament_version")
     variations = variation_notes(result.variations, era).join(
-        versions, on=["tournament_id", "player_id"], how="left"
+        versions, on=["tournament_id", "player_id"], how="left", maintain_order="left"
     )
     return PublishedList(
         rows=rows,

@@ -1,22 +1,25 @@
 -- Games played over the board in the same tournaments, both sides' view, by the engine's
 -- integer keys (the entry of the side, both players' codes): a history holds millions of
--- them, and the player ids are on the entries. The side's keys are joined before the
--- opponent's (materialized steps): the planner, misjudging the keys' size, would join the
--- two sides' keys to each other first.
+-- them, and the player ids are on the entries. Every step is materialized and joins integers
+-- (a seat: tournament code, start number): the games meet their tournament's code once, on
+-- its id; the planner, left to itself, would join the two sides' keys to each other first.
 WITH k AS MATERIALIZED (FROM history_keys($system, $up_to)),
+tournaments AS MATERIALIZED (
+    SELECT DISTINCT tournament_id, version, tournament_code, received_on FROM k
+),
 sided AS MATERIALIZED (
-    SELECT g.tournament_id, g.version, g.opponent, g.score, t.received_on,
-           ka.entry_key, ka.player_code
+    SELECT t.tournament_id, t.tournament_code, g.start_number, g.opponent, g.score, t.received_on
     FROM tournament_game g
-    JOIN tournament t USING (tournament_id, version)
-    JOIN k ka
-      ON ka.tournament_id = g.tournament_id AND ka.version = g.version
-     AND ka.start_number = g.start_number
-    WHERE g.played AND t.status = 'accepted' AND t.system = $system AND t.received_on <= $up_to
+    JOIN tournaments t USING (tournament_id, version)
+    WHERE g.played
+),
+own AS MATERIALIZED (
+    SELECT s.tournament_id, s.tournament_code, s.opponent, s.score, s.received_on, ka.entry_key,
+           ka.player_code
+    FROM sided s
+    JOIN k ka ON ka.tournament_code = s.tournament_code AND ka.start_number = s.start_number
 )
-SELECT s.tournament_id, s.score, s.received_on, s.entry_key, s.player_code,
+SELECT o.tournament_id, o.score, o.received_on, o.entry_key, o.player_code,
        kb.player_code AS opponent_code
-FROM sided s
-JOIN k kb
-  ON kb.tournament_id = s.tournament_id AND kb.version = s.version
- AND kb.start_number = s.opponent
+FROM own o
+JOIN k kb ON kb.tournament_code = o.tournament_code AND kb.start_number = o.opponent
