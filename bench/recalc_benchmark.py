@@ -64,7 +64,6 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
     from tests.reference.elo_italia import games_with_ids, reference_period_frames
     from transforms.elo_list import (
         build_list,
-        last_played,
         period_facts,
         period_players,
         split_history,
@@ -106,7 +105,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             ratings_day(era.calendar, era.ratings_snapshot, list_date),
             era,
         )
-        played = last_played(pl.concat([played, last_played(facts.entries)]))
+        played = facts.played_through
         players = period_players(facts, era)
         entries, over_the_board = engine_frames(facts.entries, facts.games)
         began = time.perf_counter()

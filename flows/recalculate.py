@@ -45,7 +45,7 @@ from flows.warehouse import (
     read_sql,
 )
 from transforms.diffs import list_diff
-from transforms.elo_list import last_played, split_history
+from transforms.elo_list import split_history
 from transforms.periods import cutoff_for, list_dates_between
 from transforms.rulebook import Rulebook
 
@@ -215,7 +215,7 @@ def recalculate_flow(
                 facts = facts_of(context, history, previous, played)
                 written = publish(con, run, context, facts, rows)
                 previous = as_previous(written)
-                played = last_played(pl.concat([played, last_played(facts.entries)]))
+                played = facts.played_through
                 diff = diff_against(con, run, written, scenario) if written.written else None
                 results.append((written, diff))
                 state = f"revision {written.revision}" if written.written else "unchanged"

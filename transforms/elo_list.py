@@ -85,6 +85,11 @@ class PeriodFacts:
     reference_ratings: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema={"player_id": pl.Utf8, "elo_italia": pl.Int32})
     )
+    # player_id, played_on: each player's last tournament rated up to this list, the
+    # ``played_before`` of the next list date of a replay
+    played_through: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"player_id": pl.Utf8, "played_on": pl.Date})
+    )
 
 
 def _entry_rating(era: EloEra) -> tuple[pl.Expr, pl.Expr]:
@@ -682,9 +687,8 @@ def period_facts(
     # the previous list's last_played carries activity known before the warehouse's history
     # (an imported list) and keeps it across lists
     carried = previous.select("player_id", pl.col("last_played").alias("played_on")).drop_nulls()
-    participations = last_played(
-        pl.concat([played_before, last_played(entries), carried.cast(played_before.schema)])
-    )
+    played_through = last_played(pl.concat([played_before, last_played(entries)]))
+    participations = last_played(pl.concat([played_through, carried.cast(played_through.schema)]))
     foreign = registry_close.select(
         "player_id", pl.col("last_fide_tournament").alias("played_on")
     ).drop_nulls()
@@ -697,6 +701,7 @@ def period_facts(
         members=memberships.filter(pl.col("year") == list_date.year).select("player_id"),
         activity=activity(participations, foreign, list_date, era),
         quarantined=quarantined,
+        played_through=played_through,
     )
     if reference_ratings is None:
         return facts
