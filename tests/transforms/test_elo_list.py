@@ -1,0 +1,223 @@
+"""The list builder (transforms/elo_list.py) on random periods: the player sheet holds everyone
+on the previous list or in the period once, in player_id order, and the published list does not
+depend on the order of any input's rows, nor on whether the period start and its close read
+one registry snapshot or two equal ones."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import date
+
+import polars as pl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from transforms.elo_list import PeriodFacts, assemble_list, build_list, player_sheet
+from transforms.elo_period import compute_period
+from transforms.rulebook import default_rulebook_path, parse_rulebook
+
+RULEBOOK = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
+LIST_DATE = date(2013, 10, 1)
+ERA = RULEBOOK.era_at(LIST_DATE)
+CATEGORIES = [*ERA.category_order, None]
+
+
+def _registry(rng: random.Random, players: list[str]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "player_id": players,
+            "name": [f"name of {player}" for player in players],
+            "sex": [rng.choice(["M", "F", None]) for _ in players],
+            "birth_date": [date(rng.randint(1950, 2010), 1, 1) for _ in players],
+            "fide_standard": [rng.choice([None, None, None, 2100]) for _ in players],
+            "fide_rapid": [None for _ in players],
+            "category": [rng.choice(CATEGORIES) for _ in players],
+            "k_override": [None for _ in players],
+            "last_fide_tournament": [None for _ in players],
+        },
+        schema_overrides={
+            "sex": pl.Utf8,
+            "fide_standard": pl.Int32,
+            "fide_rapid": pl.Int32,
+            "category": pl.Utf8,
+            "k_override": pl.Int32,
+            "last_fide_tournament": pl.Date,
+        },
+    )
+
+
+def _random_facts(seed: int, two_snapshots: bool) -> PeriodFacts:
+    rng = random.Random(seed)
+    people = [f"P{number:04d}" for number in rng.sample(range(10_000), rng.randint(4, 40))]
+    listed = [person for person in people if rng.random() < 0.6]
+    previous = pl.DataFrame(
+        {
+            "list_date": [date(2013, 7, 1)] * len(listed),
+            "revision": [1] * len(listed),
+            "scenario": ["official"] * len(listed),
+            "player_id": listed,
+            "rating": [rng.randint(1300, 2300) for _ in listed],
+            "rating_type": [rng.choice(["elo_italia", "elo_italia", "fide"]) for _ in listed],
+            "total_games": [rng.randint(0, 200) for _ in listed],
+            "category": [rng.choice(CATEGORIES) for _ in listed],
+            "last_played": [date(2012, rng.randint(1, 12), 1) for _ in listed],
+        },
+        schema_overrides={
+            "revision": pl.Int32,
+            "rating": pl.Int32,
+            "total_games": pl.Int32,
+            "category": pl.Utf8,
+        },
+    )
+    entries, games = [], []
+    for number in range(rng.randint(1, 4)):
+        tournament = f"T{number}"
+        seated = rng.sample(people, rng.randint(2, min(8, len(people))))
+        points = dict.fromkeys(seated, 0.0)
+        for white, black in zip(seated[::2], seated[1::2], strict=False):
+            score = rng.choice([0.0, 0.5, 1.0])
+            points[white] += score
+            points[black] += 1 - score
+            games += [(tournament, white, black, score), (tournament, black, white, 1 - score)]
+        entries += [
+            {
+                "tournament_id": tournament,
+                "tournament_version": 1,
+                "player_id": person,
+                "name": f"file name of {person}",
+                "points": points[person],
+                "start_date": date(2013, 5, number + 1),
+                "end_date": date(2013, 5, number + 3),
+                "received_on": date(2013, 6, 1),
+                "arbiter_rating": rng.choice([None, None, 1500]),
+                "rating_in_file": rng.choice([None, 1900]),
+                "fide_id": rng.choice([None, 123]),
+            }
+            for person in seated
+        ]
+    registered = [person for person in people if rng.random() < 0.8]
+    start = _registry(rng, registered)
+    close = _registry(rng, registered) if two_snapshots else start
+    return PeriodFacts(
+        previous=previous,
+        entries=pl.DataFrame(
+            entries,
+            schema_overrides={
+                "tournament_version": pl.Int32,
+                "arbiter_rating": pl.Int32,
+                "rating_in_file": pl.Int32,
+                "fide_id": pl.Int64,
+            },
+        ),
+        games=pl.DataFrame(
+            games,
+            schema={
+                "tournament_id": pl.Utf8,
+                "player_id": pl.Utf8,
+                "opponent_id": pl.Utf8,
+                "score": pl.Float64,
+            },
+            orient="row",
+        ),
+        registry_start=start,
+        registry_close=close,
+        members=pl.DataFrame({"player_id": [p for p in people if rng.random() < 0.7]}),
+        activity=pl.DataFrame(
+            {
+                "player_id": people,
+                "last_played": [date(2013, 5, 3)] * len(people),
+                "is_active": [rng.random() < 0.8 for _ in people],
+            }
+        ),
+        quarantined=pl.DataFrame(
+            schema={
+                "tournament_id": pl.Utf8,
+                "file_name": pl.Utf8,
+                "received_on": pl.Date,
+                "reason": pl.Utf8,
+            }
+        ),
+    )
+
+
+def _shuffled(facts: PeriodFacts, seed: int) -> PeriodFacts:
+    """Every frame's rows in another order; one snapshot stays one frame."""
+
+    def shuffle(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.sample(fraction=1.0, shuffle=True, seed=seed)
+
+    start = shuffle(facts.registry_start)
+    close = start if facts.registry_close is facts.registry_start else shuffle(facts.registry_close)
+    return replace(
+        facts,
+        previous=shuffle(facts.previous),
+        entries=shuffle(facts.entries),
+        games=shuffle(facts.games),
+        registry_start=start,
+        registry_close=close,
+        members=shuffle(facts.members),
+        activity=shuffle(facts.activity),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), two_snapshots=st.booleans())
+def test_the_sheet_holds_everyone_once_in_player_id_order(seed: int, two_snapshots: bool) -> None:
+    facts = _random_facts(seed, two_snapshots)
+    sheet = player_sheet(_shuffled(facts, seed), ERA)
+    everyone = set(facts.previous.get_column("player_id")) | set(
+        facts.entries.get_column("player_id")
+    )
+    assert sheet.get_column("player_id").to_list() == sorted(everyone)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), two_snapshots=st.booleans())
+def test_the_list_does_not_depend_on_the_order_of_input_rows(
+    seed: int, two_snapshots: bool
+) -> None:
+    facts = _random_facts(seed, two_snapshots)
+    published = build_list(facts, ERA, LIST_DATE)
+    again = build_list(_shuffled(facts, seed), ERA, LIST_DATE)
+    assert again.rows.equals(published.rows)
+    assert again.rankings.equals(published.rankings)
+    assert again.variations.sort("player_id", "tournament_id").equals(
+        published.variations.sort("player_id", "tournament_id")
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_one_snapshot_read_twice_gives_the_list_of_two_equal_snapshots(seed: int) -> None:
+    facts = _random_facts(seed, two_snapshots=False)
+    copied = replace(facts, registry_close=facts.registry_start.clone())
+    assert copied.registry_close is not copied.registry_start
+    assert build_list(copied, ERA, LIST_DATE).rows.equals(build_list(facts, ERA, LIST_DATE).rows)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_list_rows_from_ratings_in_another_order_than_the_sheet(seed: int) -> None:
+    facts = _random_facts(seed, two_snapshots=True)
+    sheet = player_sheet(facts, ERA)
+    result = compute_period(
+        sheet.select(
+            "player_id",
+            "list_rating",
+            "on_list_as_fide",
+            "total_games",
+            "fide_start",
+            "fide_close",
+            "category",
+            "k_override",
+            "arbiter_rating",
+        ),
+        facts.entries.select("tournament_id", "player_id", "points", "start_date", "end_date"),
+        facts.games,
+        ERA,
+    )
+    reordered = replace(result, ratings=result.ratings.reverse())
+    assert assemble_list(reordered, facts, ERA, LIST_DATE, sheet).equals(
+        assemble_list(result, facts, ERA, LIST_DATE, sheet)
+    )
