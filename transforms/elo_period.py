@@ -23,6 +23,12 @@ from transforms.rulebook import EloEra
 # queries about twice as fast as the default streaming engine, whose start-up per query
 # dominates at this size (measured with bench/recalc_benchmark.py).
 PERIOD_ENGINE = "in-memory"
+# ... and with the planner's optimisations off, but for shared subplans (the queries of one
+# collect_all share their inputs): the period's queries are written as they should run, and on
+# frames this small the planning cost more than it saved (about 6 % of a period, measured
+# period by period against the default).
+PERIOD_OPTIMIZATIONS = pl.QueryOptFlags.none()
+PERIOD_OPTIMIZATIONS.comm_subplan_elim = True
 
 PLAYER_COLUMNS: dict[str, pl.DataType] = {
     "player_id": pl.Utf8(),
@@ -185,7 +191,7 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
         .with_columns(
             (pl.lit(era.groups_enabled) & (pl.col("k") >= era.group_min_k)).alias("grouped")
         )
-        .collect(engine=PERIOD_ENGINE)
+        .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
     )
 
 
@@ -280,26 +286,36 @@ def _refuse_nulls(frame: pl.DataFrame, code: str, named_by: str) -> None:
 def _by_code(state: pl.DataFrame, size: int) -> pl.DataFrame:
     """The players' frozen state in a frame whose row number is the player code, so a game
     reads its player's or opponent's state by ``gather`` (no join per game). A code that no
-    player of the period has is a row with ``known`` false."""
-    coded = state.filter(pl.col("player_code").is_not_null())
-    if coded.get_column("player_code").n_unique() != coded.height:
+    player of the period has is a row of nulls."""
+    codes = state.get_column("player_code")
+    columns = [
+        state.get_column("frozen_rating").cast(pl.Int64).alias("frozen"),
+        state.get_column("is_fide"),
+        state.get_column("k").cast(pl.Int64),
+        state.get_column("grouped"),
+    ]
+    if codes.null_count():
+        coded = codes.is_not_null()
+        codes = codes.filter(coded)
+        columns = [column.filter(coded) for column in columns]
+    by_code = _spread(columns, codes, size)
+    # every player has a frozen rating: a code with two players lost one of them to the other
+    if size - by_code.get_column("frozen").null_count() != codes.len():
         raise ValueError("two players of the period share a player code")
-    return (
-        pl.LazyFrame({"player_code": pl.int_range(size, dtype=pl.Int32, eager=True)})
-        .join(
-            coded.lazy().select(
-                "player_code",
-                pl.col("frozen_rating").cast(pl.Int64).alias("frozen"),
-                "is_fide",
-                pl.col("k").cast(pl.Int64),
-                "grouped",
-            ),
-            on="player_code",
-            how="left",
-            maintain_order="left",
-        )
-        .with_columns(pl.col("frozen").is_not_null().alias("known"))
-        .collect(engine=PERIOD_ENGINE)
+    return by_code
+
+
+def _spread(columns: list[pl.Series], at: pl.Series, size: int) -> pl.DataFrame:
+    """The columns' values placed at the rows given by ``at`` in a frame of ``size`` rows,
+    null elsewhere: scatters into null columns, far cheaper than a join (and the null columns
+    come from a one-row series, no query)."""
+    return pl.DataFrame(
+        [
+            pl.Series(column.name, [None], dtype=column.dtype)
+            .new_from_index(0, size)
+            .scatter(at, column)
+            for column in columns
+        ]
     )
 
 
@@ -316,9 +332,9 @@ def _at(by_code: pl.DataFrame, column: str, code: str) -> pl.Expr:
 
 
 def _expected_sums(
-    games: pl.LazyFrame, own: pl.Expr, lookup: pl.Series, era: EloEra
+    games: pl.LazyFrame, own: pl.Expr, lookup: pl.Series, era: EloEra, key: str = "entry_key"
 ) -> pl.LazyFrame:
-    """Per entry: own rating, games, points won and expected (hundredths), capped games.
+    """Per entry (``key``): games, points won and expected (hundredths), capped games.
 
     In stages, each column computed once: one expression reusing the difference costs
     about twice as much on a period's games."""
@@ -326,8 +342,7 @@ def _expected_sums(
     if era.difference_cap > 0:
         absolute = absolute.clip(upper_bound=era.difference_cap)
     return (
-        games.with_columns(own.alias("own_rating"))
-        .with_columns((pl.col("own_rating") - pl.col("opponent_rating")).alias("_difference"))
+        games.with_columns((own - pl.col("opponent_rating")).alias("_difference"))
         .with_columns(
             pl.lit(lookup).gather(absolute.clip(upper_bound=lookup.len() - 1)).alias("_higher")
         )
@@ -340,9 +355,8 @@ def _expected_sums(
                 pl.lit(era.difference_cap > 0) & (pl.col("_difference").abs() > era.difference_cap)
             ).alias("capped"),
         )
-        .group_by("entry_key")
+        .group_by(key)
         .agg(
-            pl.col("own_rating").first(),
             pl.len().cast(pl.Int32).alias("games"),
             pl.col("won").sum().alias("won_h"),
             pl.col("expected_h").sum(),
@@ -351,33 +365,46 @@ def _expected_sums(
     )
 
 
+def _sequence(player: pl.Expr, counted: pl.Expr) -> pl.Expr:
+    """The number of each counted tournament among its player's, on rows in (player, dates,
+    key) order: a running count less the count before the player's first row (a window per
+    player costs far more than these column operations)."""
+    ones = counted.cast(pl.Int32)
+    running = ones.cum_sum()
+    first_of_player = player.ne_missing(player.shift(1))
+    before_player = pl.when(first_of_player).then(running - ones).otherwise(None).forward_fill()
+    return pl.when(counted).then(running - before_player).otherwise(None)
+
+
 def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
     """Number each player's tournaments that have counted games and put them in waves (§1.4):
     by end date, start date and id (the entry key follows the id within a player); wave w
-    holds tournaments w*size+1 .. (w+1)*size."""
-    # a running count over the sorted frame, less the count before each player's first row
-    # (a window per player costs far more than these column operations)
-    counted = pl.col("has_counted").cast(pl.Int32)
-    running = counted.cum_sum()
-    first_of_player = pl.col("player_code").ne_missing(pl.col("player_code").shift(1))
-    before_player = pl.when(first_of_player).then(running - counted).otherwise(None).forward_fill()
+    holds tournaments w*size+1 .. (w+1)*size. The rows keep their order: the numbering runs
+    on the two columns it needs, taken in turn order, and comes back by the inverse turn
+    (cheaper than sorting the whole frame there and back)."""
+    turn = pl.col("_turn")
+    counted = pl.col("games").is_not_null()
     return (
-        entries.sort(["player_code", "end_date", "start_date", "entry_key"], nulls_last=True)
+        entries.with_columns(
+            pl.arg_sort_by(
+                ["player_code", "end_date", "start_date", "entry_key"], nulls_last=True
+            ).alias("_turn")
+        )
         .with_columns(
-            pl.when(pl.col("has_counted"))
-            .then(running - before_player)
-            .otherwise(None)
+            _sequence(pl.col("player_code").gather(turn), counted.gather(turn))
+            .gather(turn.arg_sort())
             .alias("sequence")
         )
         .with_columns(
-            pl.when(pl.col("has_counted") & pl.col("grouped"))
+            pl.when(counted & pl.col("grouped"))
             .then((pl.col("sequence") - 1) // era.group_size)
-            .when(pl.col("has_counted"))
+            .when(counted)
             .then(0)
             .otherwise(None)
             .cast(pl.Int32)
             .alias("wave")
         )
+        .drop("_turn")
     )
 
 
@@ -412,15 +439,19 @@ def compute_period(
     )
     in_play, unknown_opponents = pl.collect_all(
         [
-            valued_games.filter(pl.col("counts")),
+            valued_games.filter(pl.col("counts")).drop("counts"),
             valued_games.select(pl.col("opponent_rating").null_count()),
         ],
         engine=PERIOD_ENGINE,
+        optimizations=PERIOD_OPTIMIZATIONS,
     )
     first_wave = _expected_sums(in_play.lazy(), _at(by_code, "frozen", "player_code"), lookup, era)
-    sequenced = _sequenced(
-        entries.lazy()
-        .select(
+    # variations come in entry key order: entries that come so need no sort
+    keyed = entries.lazy()
+    if not entries.get_column("entry_key").is_sorted():
+        keyed = keyed.sort("entry_key")
+    valued = _sequenced(
+        keyed.select(
             "tournament_id",
             "player_id",
             "entry_key",
@@ -431,54 +462,57 @@ def compute_period(
             .fill_null(False)
             .alias("is_winner"),
             _at(by_code, "grouped", "player_code").alias("grouped"),
-        )
-        .join(first_wave, on="entry_key", how="left")
-        .with_columns(pl.col("games").is_not_null().alias("has_counted")),
+            _at(by_code, "k", "player_code").alias("k"),
+            _at(by_code, "frozen", "player_code").alias("own_rating"),
+        ).join(first_wave, on="entry_key", how="left", maintain_order="left"),
         era,
-    ).collect(engine=PERIOD_ENGINE)
-    _refuse_strays(in_play, int(unknown_opponents.item()), sequenced, entries, games, by_code)
-    valued = sequenced.lazy()
-    if (sequenced.get_column("wave").max() or 0) > 0:  # type: ignore[operator]
-        again = _later_waves(sequenced, in_play, by_code, lookup, era)
-        valued = valued.join(
-            again.lazy(), on="entry_key", how="left", suffix="_again"
-        ).with_columns(pl.coalesce(f"{name}_again", name).alias(name) for name in again.columns[1:])
-    k = _at(by_code, "k", "player_code")
-    raw = (pl.col("won_h") - pl.col("expected_h")).fill_null(0) * k
-    variations = (
-        valued.sort("entry_key")
-        .select(
-            "tournament_id",
-            "player_id",
-            "sequence",
-            "wave",
-            pl.coalesce(pl.col("own_rating"), _at(by_code, "frozen", "player_code"))
-            .cast(pl.Int32)
-            .alias("own_rating"),
-            pl.col("games").fill_null(0),
-            (pl.col("won_h").fill_null(0) / 100).alias("score"),
-            (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
-            k.cast(pl.Int32).alias("k"),
-            raw.alias("raw_hundredths"),
-            pl.when(pl.col("is_winner") & (raw < 0))
-            .then(0)
-            .otherwise(raw)
-            .alias("applied_hundredths"),
-            "is_winner",
-            pl.col("capped_games").fill_null(0),
-            "player_code",
-        )
-        .collect(engine=PERIOD_ENGINE)
+    ).collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+    _refuse_strays(in_play, int(unknown_opponents.item()), valued, entries, games, by_code)
+    revalued = valued.lazy()
+    last = int(valued.get_column("wave").max() or 0)  # type: ignore[arg-type]
+    for wave in range(1, last + 1):
+        revalued = _revalued(revalued, in_play, wave, lookup, era)
+        if wave < last:
+            # a wave reads the frame of the one before it several times: chained lazily, the
+            # plan would grow threefold a wave
+            revalued = revalued.collect(
+                engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS
+            ).lazy()
+    raw = (pl.col("won_h") - pl.col("expected_h")).fill_null(0) * pl.col("k")
+    variations = revalued.select(
+        "tournament_id",
+        "player_id",
+        "sequence",
+        "wave",
+        pl.col("own_rating").cast(pl.Int32),
+        pl.col("games").fill_null(0),
+        (pl.col("won_h").fill_null(0) / 100).alias("score"),
+        (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
+        pl.col("k").cast(pl.Int32),
+        raw.alias("raw_hundredths"),
+        pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied_hundredths"),
+        "is_winner",
+        pl.col("capped_games").fill_null(0),
+        "player_code",
     )
-    return PeriodResult(
-        ratings=_close(state, variations, era), variations=variations.select(VARIATION_COLUMNS)
+    variations, sums = pl.collect_all(
+        [
+            variations.select(VARIATION_COLUMNS),
+            variations.group_by("player_code").agg(
+                pl.col("applied_hundredths").sum().alias("variation_hundredths"),
+                pl.col("games").sum().cast(pl.Int32),
+            ),
+        ],
+        engine=PERIOD_ENGINE,
+        optimizations=PERIOD_OPTIMIZATIONS,
     )
+    return PeriodResult(ratings=_close(state, sums, size, era), variations=variations)
 
 
 def _refuse_strays(
     in_play: pl.DataFrame,
     unknown_opponents: int,
-    sequenced: pl.DataFrame,
+    valued: pl.DataFrame,
     entries: pl.DataFrame,
     games: pl.DataFrame,
     by_code: pl.DataFrame,
@@ -487,21 +521,21 @@ def _refuse_strays(
     (his frozen state reads null), or a counted game whose entry is missing (then the entries'
     sums miss games). The checks are counts the period's queries give; the lookups that name
     the culprit run only when one fails."""
-    known = by_code.get_column("known")
     for frame, code, name, unknown_count in (
-        (entries, "player_code", "player_id", sequenced.get_column("grouped").null_count()),
+        (entries, "player_code", "player_id", valued.get_column("grouped").null_count()),
         (games, "opponent_code", "opponent_id", unknown_opponents),
     ):
         if unknown_count:
+            known = by_code.get_column("frozen").is_not_null()
             unknown = ~known.gather(frame.get_column(code)).fill_null(False)
             stray = frame.filter(unknown).row(0, named=True)
             named = repr(stray[name]) if name in stray else f"with code {stray[code]}"
             raise ValueError(f"{name} {named} is not among the period's players")
-    # sequenced is in (player, dates, key) order: two entries with one key are neighbours
-    keys = sequenced.get_column("entry_key")
+    # valued is in entry key order: two entries with one key are neighbours
+    keys = valued.get_column("entry_key")
     if keys.len() > 1 and (keys.slice(1) == keys.slice(0, keys.len() - 1)).any():
         _refuse_twice(entries, "entry_key")
-    if sequenced.get_column("games").sum() != in_play.height:
+    if valued.get_column("games").sum() != in_play.height:
         orphan = games.join(entries, on="entry_key", how="anti").row(0, named=True)
         raise ValueError(
             f"a game of {orphan.get('player_id', orphan['player_code'])!r} in "
@@ -520,63 +554,40 @@ def _refuse_twice(entries: pl.DataFrame, *key: str) -> None:
         )
 
 
-def _later_waves(
-    sequenced: pl.DataFrame,
-    in_play: pl.DataFrame,
-    by_code: pl.DataFrame,
-    lookup: pl.Series,
-    era: EloEra,
-) -> pl.DataFrame:
-    """The entries of waves 1.. valued again in order (entry_key and the valued columns): a
-    player's own rating in wave w is his frozen rating plus the rounded sum of what his
-    earlier waves applied (§1.4)."""
-    later = sequenced.filter(pl.col("wave") > 0).select(
-        "entry_key", "wave", "is_winner", "player_code"
+def _revalued(
+    valued: pl.LazyFrame, in_play: pl.DataFrame, wave: int, lookup: pl.Series, era: EloEra
+) -> pl.LazyFrame:
+    """``valued`` with the entries of ``wave`` (1 or more) valued again: a player's own rating
+    there is his frozen rating plus the rounded sum of what his earlier waves applied (§1.4).
+    A handful of entries a period: their games are found by a join on the few entry keys, and
+    the last wave runs inside the query of the variations (no query of its own)."""
+    these = valued.filter(pl.col("wave") == wave).select("entry_key", "player_code", "own_rating")
+    carried = (
+        valued.filter(pl.col("wave") < wave)
+        .join(these.select("player_code"), on="player_code", how="semi")
+        .group_by("player_code")
+        .agg(_applied().sum().alias("carried"))
     )
-    later_games = (
-        in_play.lazy()
-        .join(later.lazy().select("entry_key", "wave"), on="entry_key")
-        .collect(engine=PERIOD_ENGINE)
+    own = these.join(carried, on="player_code", how="left").select(
+        "entry_key",
+        (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias("own_rating"),
     )
-    # only the players with later waves carry anything into them
-    applied = _applied(
-        sequenced.lazy().filter(
-            (pl.col("wave") == 0)
-            & pl.col("player_code").is_in(later.get_column("player_code").implode())
-        ),
-        by_code,
+    again = own.join(
+        _expected_sums(in_play.lazy().join(own, on="entry_key"), pl.col("own_rating"), lookup, era),
+        on="entry_key",
     )
-    frozen = _at(by_code, "frozen", "player_code")
-    redone = []
-    for wave in range(1, int(later.get_column("wave").max()) + 1):  # type: ignore[arg-type]
-        carried = applied.group_by("player_code").agg(pl.col("applied").sum().alias("carried"))
-        own = frozen + _rounded(pl.col("carried").fill_null(0))
-        sums = (
-            _expected_sums(
-                later_games.lazy()
-                .filter(pl.col("wave") == wave)
-                .join(carried, on="player_code", how="left"),
-                own,
-                lookup,
-                era,
-            )
-            .join(later.lazy(), on="entry_key")
-            .collect(engine=PERIOD_ENGINE)
-        )
-        redone.append(sums)
-        applied = pl.concat([applied, _applied(sums.lazy(), by_code)])
-    return pl.concat(redone).select(
-        "entry_key", "own_rating", "games", "won_h", "expected_h", "capped_games"
+    columns = ["own_rating", "games", "won_h", "expected_h", "capped_games"]
+    return (
+        valued.join(again, on="entry_key", how="left", suffix="_again", maintain_order="left")
+        .with_columns(pl.coalesce(f"{name}_again", name).alias(name) for name in columns)
+        .drop(f"{name}_again" for name in columns)
     )
 
 
-def _applied(entries: pl.LazyFrame, by_code: pl.DataFrame) -> pl.LazyFrame:
-    """player_code, applied hundredths of these entries (winner protection applied)."""
-    raw = (pl.col("won_h") - pl.col("expected_h")) * _at(by_code, "k", "player_code")
-    return entries.select(
-        "player_code",
-        pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied"),
-    )
+def _applied() -> pl.Expr:
+    """The applied hundredths of an entry (winner protection applied)."""
+    raw = (pl.col("won_h") - pl.col("expected_h")) * pl.col("k")
+    return pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied")
 
 
 def _rounded(hundredths: pl.Expr) -> pl.Expr:
@@ -584,24 +595,17 @@ def _rounded(hundredths: pl.Expr) -> pl.Expr:
     return pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)
 
 
-def _close(state: pl.DataFrame, variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+def _close(state: pl.DataFrame, sums: pl.DataFrame, size: int, era: EloEra) -> pl.DataFrame:
     """The list at the period close (§1.5): sum, rounding, FIDE in and out; in player_id
-    order (the players' own order when they come sorted, as the list builder gives them)."""
-    sums = (
-        variations.lazy()
-        .group_by("player_code")
-        .agg(
-            pl.col("applied_hundredths").sum().alias("variation_hundredths"),
-            pl.col("games").sum().cast(pl.Int32).alias("games"),
-        )
-    )
+    order (the players' own order when they come sorted, as the list builder gives them).
+    The sums per player code reach the players by a scatter and a gather (no join)."""
+    by_code = _spread(sums.get_columns()[1:], sums.get_column("player_code"), size)
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
     closed = (
         state.lazy()
-        .join(sums, on="player_code", how="left", maintain_order="left")
         .with_columns(
-            pl.col("variation_hundredths").fill_null(0),
-            pl.col("games").fill_null(0),
+            _at(by_code, name, "player_code").fill_null(0).alias(name)
+            for name in ("variation_hundredths", "games")
         )
         .with_columns(
             round_half_away(pl.col("variation_hundredths")).alias("period_change"),
@@ -624,4 +628,4 @@ def _close(state: pl.DataFrame, variations: pl.DataFrame, era: EloEra) -> pl.Dat
     )
     if not state.get_column("player_id").is_sorted():
         closed = closed.sort("player_id")
-    return closed.collect(engine=PERIOD_ENGINE)
+    return closed.collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)

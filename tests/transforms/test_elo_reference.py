@@ -613,6 +613,23 @@ def test_a_code_outside_the_period_is_refused(engine: ModuleType) -> None:
         engine.compute_period(players, entries, stray, ERA_2009)
 
 
+def test_two_players_with_one_code_are_refused(engine: ModuleType) -> None:
+    """The engine's table by player code holds one player a code: a second player given the
+    same code (a bad key read) is refused, not silently dropped."""
+    period = random_period(4)
+    players, entries, games = warehouse_keys(*period.frames(), 4)
+    coded = players.get_column("player_code").drop_nulls()
+    clash = players.with_columns(
+        pl.when(pl.col("player_code") == coded[1])
+        .then(coded[0])
+        .otherwise(pl.col("player_code"))
+        .cast(pl.Int32)
+        .alias("player_code")
+    )
+    with pytest.raises(ValueError, match="share a player code"):
+        engine.compute_period(clash, entries, games, ERA_2009)
+
+
 def test_a_player_with_two_entries_in_a_tournament_is_refused(engine: ModuleType) -> None:
     """By ids or by the warehouse's keys (a merge could make it): never summed twice."""
     period = random_period(5)
