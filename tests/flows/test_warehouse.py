@@ -6,7 +6,13 @@ import duckdb
 import polars as pl
 import pytest
 
-from flows.warehouse import BatchedInserts, Warehouse, apply_migrations, migration_files
+from flows.warehouse import (
+    BatchedInserts,
+    Warehouse,
+    apply_migrations,
+    migration_files,
+    scalar,
+)
 
 
 def _count(warehouse: Warehouse, table: str) -> int:
@@ -84,14 +90,15 @@ def _ranking_rows(count: int, rating: int | None = 1800) -> pl.DataFrame:
 @pytest.mark.parametrize("background", [False, True])
 def test_batched_rows_are_all_written_in_order_of_arrival(tmp_path, background):
     warehouse = Warehouse(tmp_path / "w.duckdb")
-    with (
-        warehouse.transaction() as con,
-        BatchedInserts(con, flush_rows=250, background=background) as rows,
-    ):
-        for _ in range(7):
-            rows.add("list_ranking", _ranking_rows(100))
-        # below the batch size: still waiting, written when the block ends
-        assert rows.waiting
+    with warehouse.transaction() as con:
+        threads = scalar(con, "SELECT current_setting('threads')")
+        with BatchedInserts(con, flush_rows=250, background=background) as rows:
+            for _ in range(7):
+                rows.add("list_ranking", _ranking_rows(100))
+            # below the batch size: still waiting, written when the block ends
+            assert rows.waiting
+        # the writer runs on one DuckDB thread; the connection gets its threads back
+        assert scalar(con, "SELECT current_setting('threads')") == threads
     assert _count(warehouse, "list_ranking") == 700
 
 
