@@ -345,12 +345,18 @@ def write_list(
     published: PublishedList,
     report: str,
     rows: BatchedInserts | None = None,
+    in_force: Mapping[date, tuple[int, str]] | None = None,
 ) -> WrittenList:
     """Write the list as a new revision unless the revision in force says the same; its rows go
-    through ``rows`` (a recalculation batches them; by default they are written at once)."""
+    through ``rows`` (a recalculation batches them; by default they are written at once).
+    ``in_force``: the revision and content hash in force of each list date, when the caller
+    read them all at once (a replay); otherwise this list's is read here."""
     rows = rows if rows is not None else BatchedInserts(con)
     key = {"system": context.system, "scenario": context.scenario, "list_date": context.list_date}
-    current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
+    if in_force is None:
+        current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
+    else:
+        current = [in_force[context.list_date]] if context.list_date in in_force else []
     fingerprint = content_hash(context, published)
     if current and current[0][1] == fingerprint:
         # same list from these inputs: record that the revision in force is current for them
@@ -403,11 +409,25 @@ def publish(
     context: PeriodContext,
     facts: PeriodFacts,
     rows: BatchedInserts | None = None,
+    in_force: Mapping[date, tuple[int, str]] | None = None,
 ) -> WrittenList:
     """Compute one list from its facts and write it (a new revision only if it changed)."""
     # quoted: Prefect would otherwise walk every field of the facts and the era's tables
     published = compute_list(quote(facts), quote(context.era), context.list_date)
-    return write_list(con, run, context, published, list_report(context, facts, published), rows)
+    report = list_report(context, facts, published)
+    return write_list(con, run, context, published, report, rows, in_force)
+
+
+def revisions_in_force(
+    con: duckdb.DuckDBPyConnection, system: str, scenario: str
+) -> dict[date, tuple[int, str]]:
+    """The revision and content hash in force of every list of a system and scenario."""
+    current = query_frame(
+        con,
+        read_sql("queries/lists/current_revisions.sql"),
+        {"system": system, "scenario": scenario},
+    )
+    return {row[0]: (row[1], row[5]) for row in current.rows()}
 
 
 def as_previous(written: WrittenList) -> pl.DataFrame:

@@ -32,6 +32,7 @@ from flows.lists import (
     period_context,
     publish,
     read_previous,
+    revisions_in_force,
     validity_in_force,
 )
 from flows.report import recalculation_report
@@ -81,7 +82,7 @@ def stale_lists(
         {"system": system, "scenario": OFFICIAL},
     )
     stale: list[StaleList] = []
-    for list_date, _revision, inputs_hash, rulebook_hash, source in current.rows():
+    for list_date, _revision, inputs_hash, rulebook_hash, source, _content in current.rows():
         if stale:
             stale.append(StaleList(list_date, f"follows the stale list of {stale[0].list_date}"))
             continue
@@ -205,6 +206,7 @@ def recalculate_flow(
             previous = read_previous(con, system, scenario, dates[0])
             played = history.played_before(dates[0], validity_in_force(rulebook))
             fingerprints = fsi_fingerprints(con, system, rulebook, dates)
+            in_force = revisions_in_force(con, system, scenario)
         # the lists' rows are appended in batches while the next lists are computed; leaving
         # the block waits for the last append
         with BatchedInserts(con, flush_rows=LIST_ROWS_PER_INSERT, background=True) as rows:
@@ -213,7 +215,7 @@ def recalculate_flow(
                     con, system, scenario, list_date, rulebook, previous, fingerprints
                 )
                 facts = facts_of(context, history, previous, played)
-                written = publish(con, run, context, facts, rows)
+                written = publish(con, run, context, facts, rows, in_force)
                 previous = as_previous(written)
                 played = facts.played_through
                 diff = diff_against(con, run, written, scenario) if written.written else None

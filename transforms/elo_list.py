@@ -688,7 +688,8 @@ def period_facts(
     # (an imported list) and keeps it across lists
     carried = previous.select("player_id", pl.col("last_played").alias("played_on")).drop_nulls()
     played_through = last_played(pl.concat([played_before, last_played(entries)]))
-    participations = last_played(pl.concat([played_through, carried.cast(played_through.schema)]))
+    # activity takes each player's latest date itself: no grouping of its own here
+    participations = pl.concat([played_through, carried.cast(played_through.schema)])
     foreign = registry_close.select(
         "player_id", pl.col("last_fide_tournament").alias("played_on")
     ).drop_nulls()

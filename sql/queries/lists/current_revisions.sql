@@ -1,5 +1,5 @@
 -- The revision in force of every list of a system and scenario, oldest first.
-SELECT list_date, revision, inputs_hash, rulebook_hash, source
+SELECT list_date, revision, inputs_hash, rulebook_hash, source, content_hash
 FROM list_revision
 WHERE system = $system AND scenario = $scenario
 QUALIFY revision = max(revision) OVER (PARTITION BY list_date)
