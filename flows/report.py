@@ -116,7 +116,8 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
     ]
     if changed.height:
         for title, order in (("Biggest gains", True), ("Biggest losses", False)):
-            top = changed.sort("change", descending=order).head(5)
+            # ties in player id order, so the same list always reports the same players
+            top = changed.sort(["change", "player_id"], descending=[order, False]).head(5)
             top = top.filter(pl.col("change") > 0) if order else top.filter(pl.col("change") < 0)
             if top.height:
                 lines += [
