@@ -89,7 +89,20 @@ def _players_line(frame: pl.DataFrame, column: str) -> list[str]:
 
 def list_report(context: PeriodContext, facts: PeriodFacts, published: PublishedList) -> str:
     """The analyst's summary of one list: what was rated, who moved, what was left out."""
-    rows = published.rows
+    # the columns the report reads: filtering and sorting the whole list rows costs several
+    # times more
+    rows = published.rows.select(
+        "player_id",
+        "name",
+        "rating",
+        "frozen_rating",
+        "rating_basis",
+        "games",
+        "category",
+        "previous_category",
+        "in_ranking",
+        "note",
+    )
     changed = rows.filter(pl.col("games") > 0).with_columns(
         (pl.col("rating") - pl.col("frozen_rating")).alias("change")
     )
