@@ -284,9 +284,11 @@ def _with_registry(players: pl.LazyFrame, facts: PeriodFacts) -> pl.LazyFrame:
         ]
 
     start, close = facts.registry_start, facts.registry_close
-    snapshots = [(start, ["start", "close"])] if start is close else [(start, ["start"])]
-    if start is not close:
-        snapshots.append((close, ["close"]))
+    snapshots = (
+        [(start, ["start", "close"])]
+        if start is close
+        else [(start, ["start"]), (close, ["close"])]
+    )
     for snapshot, whens in snapshots:
         players = players.join(
             snapshot.lazy().select(
