@@ -139,6 +139,18 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
             "SELECT count(*) FROM list_diff WHERE list_date = '2019-07-01'"
         ).fetchone()[0]
     assert old_kept == 2 and diff >= 2  # both players of the flipped game at least
+    with Warehouse(warehouse).reader() as con:
+        follows = con.execute(
+            "SELECT list_date, previous_list_date, previous_revision FROM list_revision "
+            "WHERE scenario = 'official' AND revision = 2 ORDER BY list_date"
+        ).fetchall()
+    # each new revision names the revision it was computed from: the unchanged list before the
+    # range, then the new revisions settled one after the other in the background
+    assert follows == [
+        (date(2019, 7, 1), date(2019, 4, 1), 1),
+        (date(2019, 10, 1), date(2019, 7, 1), 2),
+        (date(2020, 1, 1), date(2019, 10, 1), 2),
+    ]
 
     again = recalculate_flow("elo_italia", str(warehouse), date(2019, 4, 1), date(2020, 1, 1))
     assert again["new_revisions"] == 0
@@ -188,3 +200,43 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
         scenario="k40",
     )
     assert again["new_revisions"] == 0
+
+
+def test_a_list_that_fails_to_be_written_leaves_the_warehouse_as_it_was(
+    season_warehouse, monkeypatch, tmp_path
+):
+    import flows.recalculate as recalculate
+    from transforms.rulebook import default_rulebook_path
+
+    warehouse = season_warehouse(2019)
+    _publish(warehouse, 2019)
+    before = _official(warehouse)
+    with Warehouse(warehouse).reader() as con:
+        rows_before = con.execute("SELECT count(*) FROM list_entry").fetchone()[0]
+    write_list = recalculate.write_list
+    written = []
+
+    def failing_on_the_third(con, run, context, *rest):
+        if context.list_date == date(2019, 10, 1):
+            raise OSError("disk full")
+        written.append(write_list(con, run, context, *rest))
+        return written[-1]
+
+    # another rulebook makes every list a new revision; the third fails in the background,
+    # after the first two were written to the staging copy
+    other = tmp_path / "newcomers_40.toml"
+    text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
+    other.write_text(text.replace("newcomer = 30", "newcomer = 40"), encoding="utf-8")
+    monkeypatch.setattr(recalculate, "write_list", failing_on_the_third)
+    with pytest.raises(OSError, match="disk full"):
+        recalculate.recalculate_flow(
+            "elo_italia",
+            str(warehouse),
+            date(2019, 4, 1),
+            date(2020, 1, 1),
+            rulebook_path=str(other),
+        )
+    assert [(item.revision, item.written) for item in written] == [(2, True), (2, True)]
+    assert _official(warehouse) == before
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute("SELECT count(*) FROM list_entry").fetchone()[0] == rows_before
