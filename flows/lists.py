@@ -46,6 +46,7 @@ from transforms.elo_list import (
     ranking_input,
     split_history,
 )
+from transforms.elo_period import key_seated_games
 from transforms.periods import (
     cutoff_for,
     is_list_date,
@@ -109,9 +110,12 @@ class PeriodContext:
 def load_history(con: duckdb.DuckDBPyConnection, system: str, up_to: date) -> History:
     """Every input of the lists of ``system`` whose cut-off is at most ``up_to``, read once."""
     window = {"system": system, "up_to": up_to}
+    entries = query_frame(con, read_sql("queries/lists/history_entries.sql"), window)
     return History(
-        entries=query_frame(con, read_sql("queries/lists/history_entries.sql"), window),
-        games=query_frame(con, read_sql("queries/lists/history_games.sql"), window),
+        entries=entries,
+        games=key_seated_games(
+            query_frame(con, read_sql("queries/lists/history_games.sql"), window), entries
+        ),
         registry=query_frame(con, read_sql("queries/lists/registry_history.sql"), {"day": up_to}),
         memberships=query_frame(
             con, read_sql("queries/lists/membership_history.sql"), {"day": up_to}
