@@ -81,7 +81,7 @@ def seated_history(draw) -> tuple[pl.DataFrame, pl.DataFrame]:
                     f"T{code}",
                     draw(st.sampled_from([0.0, 0.5, 1.0])),
                     code,
-                    draw(st.sampled_from(numbers + [0, 13])),
+                    draw(st.sampled_from([*numbers, 0, 13])),
                     draw(st.integers(-1, 14)),
                 )
             )
