@@ -29,6 +29,7 @@ from transforms.flags import (
     is_youth,
     months_before,
 )
+from transforms.notes import NoteRule, notes_column
 from transforms.periods import assign_list_dates
 from transforms.rankings import rankings
 from transforms.rapid_letters import LETTER_COLUMNS, letter_label, letters_at_list, parse_labels
@@ -301,57 +302,70 @@ def _with_registry(players: pl.LazyFrame, facts: PeriodFacts) -> pl.LazyFrame:
     return players
 
 
-def _list_notes(era: EloEra) -> pl.Expr:
+def _list_notes(era: EloEra) -> list[NoteRule]:
     """One sentence per rule that changed the player's number on this list."""
-    notes = [
-        pl.when(pl.col("rating_basis") == "entry").then(
+    rules: list[NoteRule] = [
+        (
+            pl.col("rating_basis") == "entry",
             pl.format(
                 "entered at {} ({})",
                 pl.col("frozen_rating"),
                 pl.col("start_category").fill_null(era.unregistered_category),
-            )
+            ),
         ),
-        pl.when(pl.col("rating_basis") == "arbiter").then(
-            pl.format("entered at the arbiter's rating {}", pl.col("frozen_rating"))
+        (
+            pl.col("rating_basis") == "arbiter",
+            pl.format("entered at the arbiter's rating {}", pl.col("frozen_rating")),
         ),
         *[
-            pl.when(pl.col("rating_basis") == source).then(
-                pl.format(f"entered at {name} {{}}", pl.col("frozen_rating"))
+            (
+                pl.col("rating_basis") == source,
+                pl.format(f"entered at {name} {{}}", pl.col("frozen_rating")),
             )
             for source, name in ENTRY_SOURCE_NAMES.items()
         ],
-        pl.when(pl.col("rating_basis") == "arbiter_reassignment").then(
-            pl.format("raised to the arbiter's rating {}", pl.col("frozen_rating"))
+        (
+            pl.col("rating_basis") == "arbiter_reassignment",
+            pl.format("raised to the arbiter's rating {}", pl.col("frozen_rating")),
         ),
-        pl.when(pl.col("rating_basis") == "fide_reentry").then(
-            pl.format("back from the FIDE list at {}", pl.col("frozen_rating"))
+        (
+            pl.col("rating_basis") == "fide_reentry",
+            pl.format("back from the FIDE list at {}", pl.col("frozen_rating")),
         ),
-        pl.when((pl.col("rating_type") == "fide") & (pl.col("rating_basis") != "fide")).then(
-            pl.lit("now FIDE-rated: keeps only the FIDE rating")
+        (
+            (pl.col("rating_type") == "fide") & (pl.col("rating_basis") != "fide"),
+            pl.lit("now FIDE-rated: keeps only the FIDE rating"),
         ),
-        pl.when((pl.col("rating_type") == era.system) & (pl.col("rating_basis") == "fide")).then(
-            pl.format("left the FIDE list: re-enters at {}", pl.col("rating"))
+        (
+            (pl.col("rating_type") == era.system) & (pl.col("rating_basis") == "fide"),
+            pl.format("left the FIDE list: re-enters at {}", pl.col("rating")),
         ),
-        pl.when(pl.col("k_is_zero") & (pl.col("games") > 0)).then(
-            pl.lit("K = 0 in this era: the rating stays frozen")
+        (
+            pl.col("k_is_zero") & (pl.col("games") > 0),
+            pl.lit("K = 0 in this era: the rating stays frozen"),
         ),
     ]
     if era.category_kind == "letters":
         changed = pl.col("category").ne_missing(pl.col("previous_category"))
-        notes.append(
-            pl.when(changed & pl.col("letter_provisional"))
-            .then(pl.format("letter {} (provisional)", pl.col("category")))
-            .when(changed)
-            .then(pl.format("letter {} now definitive", pl.col("category")))
-        )
+        rules += [
+            (
+                changed & pl.col("letter_provisional"),
+                pl.format("letter {} (provisional)", pl.col("category")),
+            ),
+            (
+                changed & ~pl.col("letter_provisional").fill_null(False),
+                pl.format("letter {} now definitive", pl.col("category")),
+            ),
+        ]
     else:
-        notes.append(
-            pl.when(
+        rules.append(
+            (
                 category_rank(pl.col("category"), era)
-                > category_rank(pl.coalesce("previous_category", "start_category"), era)
-            ).then(pl.format("category {}", pl.col("category")))
+                > category_rank(pl.coalesce("previous_category", "start_category"), era),
+                pl.format("category {}", pl.col("category")),
+            )
         )
-    return pl.concat_str(notes, separator="; ", ignore_nulls=True).replace("", None)
+    return rules
 
 
 def assemble_list(
@@ -411,41 +425,41 @@ def assemble_list(
         ),
     )
     # one query for the whole list: Polars runs its joins together, not one after another
-    return (
-        rows.with_columns(_list_notes(era).alias("note"))
-        .select(LIST_COLUMNS)
-        .sort("player_id")
-        .collect(engine=PERIOD_ENGINE)
-    )
+    listed = rows.sort("player_id").collect(engine=PERIOD_ENGINE)
+    return listed.with_columns(notes_column(listed, _list_notes(era))).select(LIST_COLUMNS)
 
 
 def variation_notes(variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
     """Add ``note``: one sentence per rule that changed a tournament's variation."""
-    notes = [
-        pl.when(pl.col("applied_hundredths") != pl.col("raw_hundredths")).then(
-            pl.format("winner protection: {} becomes 0", (pl.col("raw_hundredths") / 100).round(2))
+    rules: list[NoteRule] = [
+        (
+            pl.col("applied_hundredths") != pl.col("raw_hundredths"),
+            pl.format("winner protection: {} becomes 0", (pl.col("raw_hundredths") / 100).round(2)),
         ),
-        pl.when(pl.col("wave") > 0).then(
+        (
+            pl.col("wave") > 0,
             pl.format(
                 "tournament {} of the period: own rating {} (frozen + earlier groups)",
                 pl.col("sequence"),
                 pl.col("own_rating"),
-            )
+            ),
         ),
-        pl.when(pl.col("capped_games") > 0).then(
+        (
+            pl.col("capped_games") > 0,
             pl.format(
                 "difference capped at {} in {} game(s)",
                 pl.lit(era.difference_cap),
                 pl.col("capped_games"),
-            )
+            ),
         ),
-        pl.when((pl.col("k") == 0) & (pl.col("games") > 0)).then(pl.lit("K = 0")),
-        pl.when(pl.col("games") == 0).then(
-            pl.lit("no counted game (FIDE-rated, or only unplayed games)")
+        ((pl.col("k") == 0) & (pl.col("games") > 0), pl.lit("K = 0")),
+        (
+            pl.col("games") == 0,
+            pl.lit("no counted game (FIDE-rated, or only unplayed games)"),
         ),
     ]
     return variations.with_columns(
-        pl.concat_str(notes, separator="; ", ignore_nulls=True).replace("", None).alias("note"),
+        notes_column(variations, rules),
         (pl.col("raw_hundredths") / 100).alias("raw_variation"),
         (pl.col("applied_hundredths") / 100).alias("applied_variation"),
     )
