@@ -13,7 +13,9 @@ Inputs (see ``PLAYER_COLUMNS`` etc.):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import polars as pl
 
@@ -29,6 +31,10 @@ PERIOD_ENGINE = "in-memory"
 # period by period against the default).
 PERIOD_OPTIMIZATIONS = pl.QueryOptFlags.none()
 PERIOD_OPTIMIZATIONS.comm_subplan_elim = True
+
+# Eras whose expressions are kept built (a process sees a rulebook's few eras, or a test's)
+ERAS_KEPT = 32
+T = TypeVar("T")
 
 PLAYER_COLUMNS: dict[str, pl.DataType] = {
     "player_id": pl.Utf8(),
@@ -101,6 +107,26 @@ def round_half_away(hundredths: pl.Expr) -> pl.Expr:
     return (pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)).cast(pl.Int32)
 
 
+def per_era(build: Callable[[EloEra], T]) -> Callable[[EloEra], T]:
+    """``build(era)`` once per era object, not once per period: the expressions a period's
+    queries use depend on the era only, and building them again for every period was about a
+    fifth of the engine's time. Keyed by the era object itself (eras hold dicts: they do not
+    hash), holding it so its id cannot be reused."""
+    built: dict[int, tuple[EloEra, T]] = {}
+
+    def cached(era: EloEra) -> T:
+        hit = built.get(id(era))
+        if hit is not None and hit[0] is era:
+            return hit[1]
+        if len(built) >= ERAS_KEPT:
+            built.clear()
+        value = build(era)
+        built[id(era)] = (era, value)
+        return value
+
+    return cached
+
+
 def with_entry_ratings(players: pl.DataFrame) -> pl.DataFrame:
     """The player frame with the optional entry-rating columns (null where not given)."""
     missing = [
@@ -118,12 +144,33 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
     (Elo Rapid) a FIDE rating only reaches a newcomer through ``entry_rating``.
     """
     players = with_entry_ratings(players)
-    if not era.fide_holders_leave_list:
-        players = players.with_columns(
+    ignored_fide, frozen, k, grouped = _frozen_expressions(era)
+    if ignored_fide:
+        players = players.with_columns(ignored_fide)
+    return (
+        players.lazy()
+        .with_columns(frozen)
+        .with_columns(k)
+        .with_columns(grouped)
+        .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+    )
+
+
+@per_era
+def _frozen_expressions(
+    era: EloEra,
+) -> tuple[list[pl.Expr], list[pl.Expr], pl.Expr, pl.Expr]:
+    """The FIDE columns an era ignores, then the frozen rating and its basis, K, and whether
+    the player's tournaments go in groups (:func:`frozen_ratings`)."""
+    ignored_fide = (
+        []
+        if era.fide_holders_leave_list
+        else [
             pl.lit(None, dtype=pl.Int32).alias("fide_start"),
             pl.lit(None, dtype=pl.Int32).alias("fide_close"),
             pl.lit(False).alias("on_list_as_fide"),
-        )
+        ]
+    )
     theoretical = (
         pl.col("category")
         .fill_null(era.unregistered_category)
@@ -180,21 +227,19 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
         .otherwise(pl.lit(schedule.default))
     ).cast(pl.Int32)
     return (
-        players.lazy()
-        .with_columns(
+        ignored_fide,
+        [
             frozen.alias("frozen_rating"),
             basis.alias("rating_basis"),
             pl.col("fide_start").is_not_null().alias("is_fide"),
             pl.col("total_games").fill_null(0),
-        )
-        .with_columns(k.alias("k"))
-        .with_columns(
-            (pl.lit(era.groups_enabled) & (pl.col("k") >= era.group_min_k)).alias("grouped")
-        )
-        .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+        ],
+        k.alias("k"),
+        (pl.lit(era.groups_enabled) & (pl.col("k") >= era.group_min_k)).alias("grouped"),
     )
 
 
+@per_era
 def expected_lookup(era: EloEra) -> pl.Series:
     """We of the higher-rated player (hundredths) for every |D| up to the last band start."""
     last_start = era.expected_bands[-1][0]
@@ -391,37 +436,46 @@ def _at(by_code: pl.DataFrame, column: str, code: str) -> pl.Expr:
 
 
 def _expected_sums(
-    games: pl.LazyFrame, own: pl.Expr, lookup: pl.Series, era: EloEra, key: str = "entry_key"
+    games: pl.LazyFrame, own: pl.Expr, era: EloEra, key: str = "entry_key"
 ) -> pl.LazyFrame:
     """Per entry (``key``): games, points won and expected (hundredths), capped games.
 
     In stages, each column computed once: one expression reusing the difference costs
     about twice as much on a period's games."""
+    higher, valued, sums = _expected_expressions(era)
+    return (
+        games.with_columns((own - pl.col("opponent_rating")).alias("_difference"))
+        .with_columns(higher)
+        .with_columns(valued)
+        .group_by(key)
+        .agg(sums)
+    )
+
+
+@per_era
+def _expected_expressions(era: EloEra) -> tuple[pl.Expr, list[pl.Expr], list[pl.Expr]]:
+    """The stages of :func:`_expected_sums` after the difference."""
+    lookup = expected_lookup(era)
     absolute = pl.col("_difference").abs()
     if era.difference_cap > 0:
         absolute = absolute.clip(upper_bound=era.difference_cap)
-    return (
-        games.with_columns((own - pl.col("opponent_rating")).alias("_difference"))
-        .with_columns(
-            pl.lit(lookup).gather(absolute.clip(upper_bound=lookup.len() - 1)).alias("_higher")
-        )
-        .with_columns(
-            pl.when(pl.col("_difference") >= 0)
-            .then(pl.col("_higher"))
-            .otherwise(100 - pl.col("_higher"))
-            .alias("expected_h"),
-            (
-                pl.lit(era.difference_cap > 0) & (pl.col("_difference").abs() > era.difference_cap)
-            ).alias("capped"),
-        )
-        .group_by(key)
-        .agg(
-            pl.len().cast(pl.Int32).alias("games"),
-            pl.col("won").sum().alias("won_h"),
-            pl.col("expected_h").sum(),
-            pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
-        )
-    )
+    higher = pl.lit(lookup).gather(absolute.clip(upper_bound=lookup.len() - 1)).alias("_higher")
+    valued = [
+        pl.when(pl.col("_difference") >= 0)
+        .then(pl.col("_higher"))
+        .otherwise(100 - pl.col("_higher"))
+        .alias("expected_h"),
+        (pl.lit(era.difference_cap > 0) & (pl.col("_difference").abs() > era.difference_cap)).alias(
+            "capped"
+        ),
+    ]
+    sums = [
+        pl.len().cast(pl.Int32).alias("games"),
+        pl.col("won").sum().alias("won_h"),
+        pl.col("expected_h").sum(),
+        pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
+    ]
+    return higher, valued, sums
 
 
 def _sequence(player: pl.Expr, counted: pl.Expr) -> pl.Expr:
@@ -467,6 +521,35 @@ def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
     )
 
 
+def _variation_expressions() -> list[pl.Expr | str]:
+    """An entry's variation from its sums (winner protection applied), and its player code."""
+    raw = (pl.col("won_h") - pl.col("expected_h")).fill_null(0) * pl.col("k")
+    return [
+        "tournament_id",
+        "player_id",
+        "sequence",
+        "wave",
+        pl.col("own_rating").cast(pl.Int32),
+        pl.col("games").fill_null(0),
+        (pl.col("won_h").fill_null(0) / 100).alias("score"),
+        (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
+        pl.col("k").cast(pl.Int32),
+        raw.alias("raw_hundredths"),
+        pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied_hundredths"),
+        "is_winner",
+        pl.col("capped_games").fill_null(0),
+        "player_code",
+    ]
+
+
+# built once: they depend on no era
+_VARIATION_EXPRESSIONS = _variation_expressions()
+_PLAYER_SUMS = [
+    pl.col("applied_hundredths").sum().alias("variation_hundredths"),
+    pl.col("games").sum().cast(pl.Int32),
+]
+
+
 def compute_period(
     players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame, era: EloEra
 ) -> PeriodResult:
@@ -487,7 +570,6 @@ def compute_period(
         games.get_column("opponent_code"),
     )
     by_code = _by_code(state, size)
-    lookup = expected_lookup(era)
     valued_games = games.lazy().select(
         "entry_key",
         "player_code",
@@ -504,7 +586,7 @@ def compute_period(
         engine=PERIOD_ENGINE,
         optimizations=PERIOD_OPTIMIZATIONS,
     )
-    first_wave = _expected_sums(in_play.lazy(), _at(by_code, "frozen", "player_code"), lookup, era)
+    first_wave = _expected_sums(in_play.lazy(), _at(by_code, "frozen", "player_code"), era)
     # variations come in entry key order: entries that come so need no sort
     keyed = entries.lazy()
     if not entries.get_column("entry_key").is_sorted():
@@ -530,37 +612,18 @@ def compute_period(
     revalued = valued.lazy()
     last = int(valued.get_column("wave").max() or 0)  # type: ignore[arg-type]
     for wave in range(1, last + 1):
-        revalued = _revalued(revalued, in_play, wave, lookup, era)
+        revalued = _revalued(revalued, in_play, wave, era)
         if wave < last:
             # a wave reads the frame of the one before it several times: chained lazily, the
             # plan would grow threefold a wave
             revalued = revalued.collect(
                 engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS
             ).lazy()
-    raw = (pl.col("won_h") - pl.col("expected_h")).fill_null(0) * pl.col("k")
-    variations = revalued.select(
-        "tournament_id",
-        "player_id",
-        "sequence",
-        "wave",
-        pl.col("own_rating").cast(pl.Int32),
-        pl.col("games").fill_null(0),
-        (pl.col("won_h").fill_null(0) / 100).alias("score"),
-        (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
-        pl.col("k").cast(pl.Int32),
-        raw.alias("raw_hundredths"),
-        pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied_hundredths"),
-        "is_winner",
-        pl.col("capped_games").fill_null(0),
-        "player_code",
-    )
+    variations = revalued.select(_VARIATION_EXPRESSIONS)
     variations, sums = pl.collect_all(
         [
             variations.select(VARIATION_COLUMNS),
-            variations.group_by("player_code").agg(
-                pl.col("applied_hundredths").sum().alias("variation_hundredths"),
-                pl.col("games").sum().cast(pl.Int32),
-            ),
+            variations.group_by("player_code").agg(_PLAYER_SUMS),
         ],
         engine=PERIOD_ENGINE,
         optimizations=PERIOD_OPTIMIZATIONS,
@@ -613,9 +676,7 @@ def _refuse_twice(entries: pl.DataFrame, *key: str) -> None:
         )
 
 
-def _revalued(
-    valued: pl.LazyFrame, in_play: pl.DataFrame, wave: int, lookup: pl.Series, era: EloEra
-) -> pl.LazyFrame:
+def _revalued(valued: pl.LazyFrame, in_play: pl.DataFrame, wave: int, era: EloEra) -> pl.LazyFrame:
     """``valued`` with the entries of ``wave`` (1 or more) valued again: a player's own rating
     there is his frozen rating plus the rounded sum of what his earlier waves applied (§1.4).
     A handful of entries a period: their games are found by a join on the few entry keys, and
@@ -632,7 +693,7 @@ def _revalued(
         (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias("own_rating"),
     )
     again = own.join(
-        _expected_sums(in_play.lazy().join(own, on="entry_key"), pl.col("own_rating"), lookup, era),
+        _expected_sums(in_play.lazy().join(own, on="entry_key"), pl.col("own_rating"), era),
         on="entry_key",
     )
     columns = ["own_rating", "games", "won_h", "expected_h", "capped_games"]
@@ -659,32 +720,42 @@ def _close(state: pl.DataFrame, sums: pl.DataFrame, size: int, era: EloEra) -> p
     order (the players' own order when they come sorted, as the list builder gives them).
     The sums per player code reach the players by a scatter and a gather (no join)."""
     by_code = _spread(sums.get_columns()[1:], sums.get_column("player_code"), size)
-    reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
+    change, closing = _closing_expressions(era)
     closed = (
         state.lazy()
         .with_columns(
             _at(by_code, name, "player_code").fill_null(0).alias(name)
             for name in ("variation_hundredths", "games")
         )
-        .with_columns(
-            round_half_away(pl.col("variation_hundredths")).alias("period_change"),
-            (pl.col("total_games") + pl.col("games")).cast(pl.Int32).alias("total_games"),
-        )
-        .with_columns(
-            pl.when(pl.col("fide_close").is_not_null())
-            .then(pl.col("fide_close"))
-            .when(pl.col("fide_start").is_not_null())
-            .then(reentry)
-            .otherwise(pl.col("frozen_rating") + pl.col("period_change"))
-            .cast(pl.Int32)
-            .alias("rating"),
-            pl.when(pl.col("fide_close").is_not_null())
-            .then(pl.lit("fide"))
-            .otherwise(pl.lit(era.system))
-            .alias("rating_type"),
-        )
+        .with_columns(change)
+        .with_columns(closing)
         .select(RATING_COLUMNS)
     )
     if not state.get_column("player_id").is_sorted():
         closed = closed.sort("player_id")
     return closed.collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+
+
+@per_era
+def _closing_expressions(era: EloEra) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """The stages of :func:`_close` after the sums: the rounded change and the games to date,
+    then the rating at the close and its type."""
+    reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
+    change = [
+        round_half_away(pl.col("variation_hundredths")).alias("period_change"),
+        (pl.col("total_games") + pl.col("games")).cast(pl.Int32).alias("total_games"),
+    ]
+    closing = [
+        pl.when(pl.col("fide_close").is_not_null())
+        .then(pl.col("fide_close"))
+        .when(pl.col("fide_start").is_not_null())
+        .then(reentry)
+        .otherwise(pl.col("frozen_rating") + pl.col("period_change"))
+        .cast(pl.Int32)
+        .alias("rating"),
+        pl.when(pl.col("fide_close").is_not_null())
+        .then(pl.lit("fide"))
+        .otherwise(pl.lit(era.system))
+        .alias("rating_type"),
+    ]
+    return change, closing
