@@ -36,7 +36,11 @@ def _registry(rng: random.Random, players: list[str]) -> pl.DataFrame:
             "k_override": [None for _ in players],
             "last_fide_tournament": [None for _ in players],
         },
+        # explicit types: a random registry, list or membership may be empty
         schema_overrides={
+            "player_id": pl.Utf8,
+            "name": pl.Utf8,
+            "birth_date": pl.Date,
             "sex": pl.Utf8,
             "fide_standard": pl.Int32,
             "fide_rapid": pl.Int32,
@@ -64,7 +68,12 @@ def _random_facts(seed: int, two_snapshots: bool) -> PeriodFacts:
             "last_played": [date(2012, rng.randint(1, 12), 1) for _ in listed],
         },
         schema_overrides={
+            "list_date": pl.Date,
             "revision": pl.Int32,
+            "scenario": pl.Utf8,
+            "player_id": pl.Utf8,
+            "rating_type": pl.Utf8,
+            "last_played": pl.Date,
             "rating": pl.Int32,
             "total_games": pl.Int32,
             "category": pl.Utf8,
@@ -122,7 +131,9 @@ def _random_facts(seed: int, two_snapshots: bool) -> PeriodFacts:
         ),
         registry_start=start,
         registry_close=close,
-        members=pl.DataFrame({"player_id": [p for p in people if rng.random() < 0.7]}),
+        members=pl.DataFrame(
+            {"player_id": [p for p in people if rng.random() < 0.7]}, schema={"player_id": pl.Utf8}
+        ),
         activity=pl.DataFrame(
             {
                 "player_id": people,
