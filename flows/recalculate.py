@@ -9,6 +9,7 @@ it goes to a staging copy that replaces the live file only when every list is wr
 
 from __future__ import annotations
 
+import contextvars
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -206,7 +207,11 @@ class BackgroundPublisher:
         waiting = self.finished[: max(0, len(self.finished) - self.MAX_WAITING + 1)]
         for earlier in waiting:
             earlier.result()  # also raises the first failure here, in the main thread
-        self.finished.append(self.thread.submit(self._finish, context, facts, published))
+        # in the flow run's context, so the progress lines also reach the run's log
+        in_run = contextvars.copy_context()
+        self.finished.append(
+            self.thread.submit(in_run.run, self._finish, context, facts, published)
+        )
 
     def results(self) -> list[tuple[WrittenList, pl.DataFrame | None]]:
         """Every list's outcome, in list order, once all are finished."""

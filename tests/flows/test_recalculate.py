@@ -240,3 +240,31 @@ def test_a_list_that_fails_to_be_written_leaves_the_warehouse_as_it_was(
     assert _official(warehouse) == before
     with Warehouse(warehouse).reader() as con:
         assert con.execute("SELECT count(*) FROM list_entry").fetchone()[0] == rows_before
+
+
+def test_each_list_s_progress_line_reaches_the_run_log(season_warehouse, monkeypatch):
+    import prefect.logging
+
+    logged: list[str] = []
+    run_logger = prefect.logging.get_run_logger
+
+    def recording_logger(*args, **kwargs):
+        logger = run_logger(*args, **kwargs)  # raises outside a run, as say expects
+
+        class Recording:
+            def info(self, message: str) -> None:
+                logged.append(message)
+                logger.info(message)
+
+        return Recording()
+
+    warehouse = season_warehouse(2019)
+    monkeypatch.setattr(prefect.logging, "get_run_logger", recording_logger)
+    _publish(warehouse, 2019)
+    # the lists are finished on a background thread: it runs in the flow run's context
+    assert [line.split(":")[0].strip() for line in logged if line.startswith("  [")] == [
+        "[1/4] 2019-04-01",
+        "[2/4] 2019-07-01",
+        "[3/4] 2019-10-01",
+        "[4/4] 2020-01-01",
+    ]
