@@ -188,6 +188,7 @@ class BackgroundPublisher:
         self.rows = BatchedInserts(self.con, flush_rows=LIST_ROWS_PER_INSERT, background=True)
         self.thread = ThreadPoolExecutor(max_workers=1)
         self.finished: list[Future[tuple[WrittenList, pl.DataFrame | None]]] = []
+        self.settled = 0  # lists at the head of ``finished`` known to be finished
         self.last: WrittenList | None = None
         self.done = 0
         self.failure: BaseException | None = None
@@ -204,9 +205,10 @@ class BackgroundPublisher:
 
     def submit(self, context: PeriodContext, facts: PeriodFacts, published: PublishedList) -> None:
         """Queue a computed list (after waiting for all but the last few queued before)."""
-        waiting = self.finished[: max(0, len(self.finished) - self.MAX_WAITING + 1)]
-        for earlier in waiting:
-            earlier.result()  # also raises the first failure here, in the main thread
+        while len(self.finished) - self.settled >= self.MAX_WAITING:
+            # also raises the first failure here, in the main thread
+            self.finished[self.settled].result()
+            self.settled += 1
         # in the flow run's context, so the progress lines also reach the run's log
         in_run = contextvars.copy_context()
         self.finished.append(
