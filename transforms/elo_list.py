@@ -240,32 +240,21 @@ SHEET_LIST_COLUMNS = [
 
 
 def _everyone(facts: PeriodFacts, era: EloEra, from_files: pl.LazyFrame) -> pl.LazyFrame:
-    """The previous list's players, then the period's newcomers merged in, in player_id order,
-    with what the list and the files say of them. Joins that keep the sorted list's order and
-    a merge of two sorted frames cost a fraction of a union, a distinct and a sort of ids."""
-    previous = (
-        facts.previous.lazy()
-        .select(
-            "player_id",
-            pl.when(pl.col("rating_type") == era.system)
-            .then(pl.col("rating"))
-            .otherwise(None)
-            .alias("list_rating"),
-            (pl.col("rating_type") == "fide").alias("on_list_as_fide"),
-            pl.col("total_games"),
-            pl.col("rating").alias("previous_rating"),
-            pl.col("category").alias("previous_category"),
-        )
-        .sort("player_id")
+    """The previous list's players and the period's newcomers, in player_id order, with what
+    the list and the files say of them: one full join and a sort of ids (measured at about
+    two thirds of the cost of keeping the list's order, an anti-join and a merge)."""
+    previous = facts.previous.lazy().select(
+        "player_id",
+        pl.when(pl.col("rating_type") == era.system)
+        .then(pl.col("rating"))
+        .otherwise(None)
+        .alias("list_rating"),
+        (pl.col("rating_type") == "fide").alias("on_list_as_fide"),
+        pl.col("total_games"),
+        pl.col("rating").alias("previous_rating"),
+        pl.col("category").alias("previous_category"),
     )
-    listed = previous.join(from_files, on="player_id", how="left", maintain_order="left")
-    newcomers = (
-        from_files.join(previous, on="player_id", how="anti")
-        .join(previous, on="player_id", how="left")  # the previous list's columns, all null
-        .select(listed.collect_schema().names())
-        .sort("player_id")
-    )
-    return listed.merge_sorted(newcomers, key="player_id")
+    return previous.join(from_files, on="player_id", how="full", coalesce=True).sort("player_id")
 
 
 def _with_registry(players: pl.LazyFrame, facts: PeriodFacts) -> pl.LazyFrame:
@@ -622,16 +611,24 @@ class SplitHistory:
                     outside = excluded.get_column("tournament_id").implode()
                     entries = entries.filter(~pl.col("tournament_id").is_in(outside))
             earlier.append(entries)
-        return last_played(pl.concat(earlier) if earlier else self.empty.entries)
+        return last_played(*earlier) if earlier else last_played(self.empty.entries)
 
 
-def last_played(entries: pl.DataFrame) -> pl.DataFrame:
-    """Each player's latest tournament date among ``entries`` (or participations)."""
-    if "played_on" not in entries.columns:
-        entries = entries.select(
-            "player_id", pl.coalesce("end_date", "start_date", "received_on").alias("played_on")
+def last_played(*frames: pl.DataFrame) -> pl.DataFrame:
+    """Each player's latest tournament date among ``frames`` of entries (or participations,
+    which carry ``played_on``)."""
+    dated = [
+        frame.lazy().select(
+            "player_id",
+            pl.col("played_on")
+            if "played_on" in frame.columns
+            else pl.coalesce("end_date", "start_date", "received_on").alias("played_on"),
         )
-    return entries.group_by("player_id").agg(pl.col("played_on").max())
+        for frame in frames
+    ]
+    # the default (streaming) engine: at tens of thousands of players it groups about a third
+    # faster than the in-memory one; the rows come in no particular order either way
+    return pl.concat(dated).group_by("player_id").agg(pl.col("played_on").max()).collect()
 
 
 def split_history(history: History, calendar: Calendar) -> SplitHistory:
@@ -703,7 +700,7 @@ def period_facts(
     # the previous list's last_played carries activity known before the warehouse's history
     # (an imported list) and keeps it across lists
     carried = previous.select("player_id", pl.col("last_played").alias("played_on")).drop_nulls()
-    played_through = last_played(pl.concat([played_before, last_played(entries)]))
+    played_through = last_played(played_before, entries)
     # activity takes each player's latest date itself: no grouping of its own here
     participations = pl.concat([played_through, carried.cast(played_through.schema)])
     foreign = registry_close.select(
