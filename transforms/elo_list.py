@@ -477,6 +477,28 @@ class PublishedList:
     )
 
 
+def with_versions(variations: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
+    """Add to each variation the version of its tournament, from its entry.
+
+    The engine gives one variation per entry, in entry key order (or in player, tournament
+    order without keys): when the entries in that order name the same (tournament, player) on
+    every row, the versions are taken by position instead of by a join on two string ids."""
+    key = ["entry_key"] if "entry_key" in entries.columns else ["player_id", "tournament_id"]
+    named = ["tournament_id", "player_id", "tournament_version"]
+    ordered = entries.select(*dict.fromkeys([*key, *named])).sort(key)
+    if ordered.height == variations.height and all(
+        ordered.get_column(name).equals(variations.get_column(name))
+        for name in ("tournament_id", "player_id")
+    ):
+        return variations.with_columns(ordered.get_column("tournament_version"))
+    return variations.join(
+        ordered.select(named),
+        on=["tournament_id", "player_id"],
+        how="left",
+        maintain_order="left",
+    )
+
+
 def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
     """Run the period and publish: list rows, variations with notes, national rankings."""
     sheet = player_sheet(facts, era)
@@ -486,13 +508,9 @@ def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedLis
         era,
     )
     rows = assemble_list(result, facts, era, list_date, sheet)
-    versions = facts.entries.select("tournament_id", "player_id", "tournament_version")
-    variations = variation_notes(result.variations, era).join(
-        versions, on=["tournament_id", "player_id"], how="left", maintain_order="left"
-    )
     return PublishedList(
         rows=rows,
-        variations=variations,
+        variations=with_versions(variation_notes(result.variations, era), facts.entries),
         rankings=rankings(ranking_input(rows, era, list_date)),
         excluded=facts.quarantined.select("tournament_id", "reason"),
     )

@@ -13,7 +13,13 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from transforms.elo_list import PeriodFacts, assemble_list, build_list, player_sheet
+from transforms.elo_list import (
+    PeriodFacts,
+    assemble_list,
+    build_list,
+    player_sheet,
+    with_versions,
+)
 from transforms.elo_period import compute_period
 from transforms.rulebook import default_rulebook_path, parse_rulebook
 
@@ -232,3 +238,25 @@ def test_list_rows_from_ratings_in_another_order_than_the_sheet(seed: int) -> No
     assert assemble_list(reordered, facts, ERA, LIST_DATE, sheet).equals(
         assemble_list(result, facts, ERA, LIST_DATE, sheet)
     )
+
+
+def test_each_variation_gets_its_tournament_version_by_position_or_by_join() -> None:
+    variations = pl.DataFrame(
+        {"tournament_id": ["T1", "T2", "T1"], "player_id": ["A", "A", "B"], "games": [3, 4, 5]}
+    )
+    entries = pl.DataFrame(
+        {
+            "tournament_id": ["T1", "T1", "T2"],
+            "player_id": ["B", "A", "A"],
+            "tournament_version": [2, 2, 7],
+            "entry_key": [4, 0, 1],
+        }
+    )
+    expected = variations.with_columns(pl.Series("tournament_version", [2, 7, 2]))
+    # entries in another order than the variations: the entry keys put them in line
+    assert with_versions(variations, entries).equals(expected)
+    # without keys, the (player, tournament) order of the unkeyed engine
+    assert with_versions(variations, entries.drop("entry_key")).equals(expected)
+    # an entry missing: no version taken by position from the wrong row
+    partial = with_versions(variations, entries.filter(pl.col("player_id") == "A"))
+    assert partial.get_column("tournament_version").to_list() == [2, 7, None]
