@@ -111,11 +111,22 @@ def load_history(con: duckdb.DuckDBPyConnection, system: str, up_to: date) -> Hi
     """Every input of the lists of ``system`` whose cut-off is at most ``up_to``, read once."""
     window = {"system": system, "up_to": up_to}
     entries = query_frame(con, read_sql("queries/lists/history_entries.sql"), window)
+    # the games take their tournaments' codes from the entries just read, not from the keys
+    # computed again (half a second at national scale)
+    tournaments = entries.select(
+        "tournament_id",
+        pl.col("tournament_version").alias("version"),
+        "tournament_code",
+        "received_on",
+    ).unique()
+    con.register("history_tournaments", tournaments.to_arrow())
+    try:
+        games = query_frame(con, read_sql("queries/lists/history_games.sql"))
+    finally:
+        con.unregister("history_tournaments")
     return History(
         entries=entries,
-        games=key_seated_games(
-            query_frame(con, read_sql("queries/lists/history_games.sql"), window), entries
-        ),
+        games=key_seated_games(games, entries),
         registry=query_frame(con, read_sql("queries/lists/registry_history.sql"), {"day": up_to}),
         memberships=query_frame(
             con, read_sql("queries/lists/membership_history.sql"), {"day": up_to}
