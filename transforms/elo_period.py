@@ -609,16 +609,7 @@ def compute_period(
         era,
     ).collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
     _refuse_strays(in_play, int(unknown_opponents.item()), valued, entries, games, by_code)
-    revalued = valued.lazy()
-    last = int(valued.get_column("wave").max() or 0)  # type: ignore[arg-type]
-    for wave in range(1, last + 1):
-        revalued = _revalued(revalued, in_play, wave, era)
-        if wave < last:
-            # a wave reads the frame of the one before it several times: chained lazily, the
-            # plan would grow threefold a wave
-            revalued = revalued.collect(
-                engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS
-            ).lazy()
+    revalued = _revalued(valued, in_play, era).lazy()
     variations = revalued.select(_VARIATION_EXPRESSIONS)
     variations, sums = pl.collect_all(
         [
@@ -676,32 +667,51 @@ def _refuse_twice(entries: pl.DataFrame, *key: str) -> None:
         )
 
 
-def _revalued(valued: pl.LazyFrame, in_play: pl.DataFrame, wave: int, era: EloEra) -> pl.LazyFrame:
-    """``valued`` with the entries of ``wave`` (1 or more) valued again: a player's own rating
-    there is his frozen rating plus the rounded sum of what his earlier waves applied (§1.4).
-    A handful of entries a period: their games are found by a join on the few entry keys, and
-    the last wave runs inside the query of the variations (no query of its own)."""
-    these = valued.filter(pl.col("wave") == wave).select("entry_key", "player_code", "own_rating")
-    carried = (
-        valued.filter(pl.col("wave") < wave)
-        .join(these.select("player_code"), on="player_code", how="semi")
-        .group_by("player_code")
-        .agg(_applied().sum().alias("carried"))
-    )
-    own = these.join(carried, on="player_code", how="left").select(
-        "entry_key",
-        (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias("own_rating"),
-    )
-    again = own.join(
-        _expected_sums(in_play.lazy().join(own, on="entry_key"), pl.col("own_rating"), era),
-        on="entry_key",
-    )
-    columns = ["own_rating", "games", "won_h", "expected_h", "capped_games"]
-    return (
-        valued.join(again, on="entry_key", how="left", suffix="_again", maintain_order="left")
-        .with_columns(pl.coalesce(f"{name}_again", name).alias(name) for name in columns)
-        .drop(f"{name}_again" for name in columns)
-    )
+def _revalued(valued: pl.DataFrame, in_play: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+    """``valued`` with the entries of later waves valued again, wave by wave: a player's own
+    rating there is his frozen rating plus the rounded sum of what his earlier waves applied
+    (§1.4). A period has a handful of such entries: one query a wave values them on their own
+    games, and their new own rating, expected points and capped games are written into their
+    rows by position (the games and the points won do not depend on the rating; a join back
+    into every entry cost more than the rest of the wave)."""
+    last = int(valued.get_column("wave").max() or 0)  # type: ignore[arg-type]
+    changed = ["own_rating", "expected_h", "capped_games"]
+    for wave in range(1, last + 1):
+        rows = valued.lazy().with_row_index("_row")
+        these = rows.filter(pl.col("wave") == wave)
+        carried = (
+            rows.filter(pl.col("wave") < wave)
+            .join(these.select("player_code"), on="player_code", how="semi")
+            .group_by("player_code")
+            .agg(_applied().sum().alias("carried"))
+        )
+        own = these.join(carried, on="player_code", how="left").select(
+            "_row",
+            "entry_key",
+            (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias("own_rating"),
+        )
+        again = (
+            own.join(
+                _expected_sums(
+                    in_play.lazy().join(own.select("entry_key", "own_rating"), on="entry_key"),
+                    pl.col("own_rating"),
+                    era,
+                ),
+                on="entry_key",
+                how="left",
+            )
+            .select("_row", *changed)
+            .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+        )
+        at = again.get_column("_row")
+        valued = valued.clone()  # a new frame sharing the columns: the caller's stays as it was
+        for name in changed:
+            column = valued.get_column(name)
+            valued.replace_column(
+                valued.get_column_index(name),
+                column.clone().scatter(at, again.get_column(name).cast(column.dtype)),
+            )
+    return valued
 
 
 def _applied() -> pl.Expr:
