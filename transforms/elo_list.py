@@ -22,12 +22,12 @@ from transforms.elo_period import (
     engine_frames,
 )
 from transforms.flags import (
-    activity,
     category_from_rating,
     category_rank,
     highest_category,
     is_youth,
     months_before,
+    played_through_and_activity,
 )
 from transforms.notes import NoteRule, notes_column
 from transforms.periods import assign_list_dates
@@ -635,18 +635,25 @@ class SplitHistory:
 def last_played(*frames: pl.DataFrame) -> pl.DataFrame:
     """Each player's latest tournament date among ``frames`` of entries (or participations,
     which carry ``played_on``)."""
-    dated = [
-        frame.lazy().select(
-            "player_id",
-            pl.col("played_on")
-            if "played_on" in frame.columns
-            else pl.coalesce("end_date", "start_date", "received_on").alias("played_on"),
-        )
-        for frame in frames
-    ]
     # the default (streaming) engine: at tens of thousands of players it groups about a third
     # faster than the in-memory one; the rows come in no particular order either way
-    return pl.concat(dated).group_by("player_id").agg(pl.col("played_on").max()).collect()
+    return (
+        pl.concat([participations(frame) for frame in frames])
+        .group_by("player_id")
+        .agg(pl.col("played_on").max())
+        .collect()
+    )
+
+
+def participations(frame: pl.DataFrame) -> pl.LazyFrame:
+    """(player_id, played_on) of entries (their tournament's last day), or of participations
+    as given."""
+    return frame.lazy().select(
+        "player_id",
+        pl.col("played_on")
+        if "played_on" in frame.columns
+        else pl.coalesce("end_date", "start_date", "received_on").alias("played_on"),
+    )
 
 
 def split_history(history: History, calendar: Calendar) -> SplitHistory:
@@ -718,12 +725,12 @@ def period_facts(
     # the previous list's last_played carries activity known before the warehouse's history
     # (an imported list) and keeps it across lists
     carried = previous.select("player_id", pl.col("last_played").alias("played_on")).drop_nulls()
-    played_through = last_played(played_before, entries)
-    # activity takes each player's latest date itself: no grouping of its own here
-    participations = pl.concat([played_through, carried.cast(played_through.schema)])
     foreign = registry_close.select(
         "player_id", pl.col("last_fide_tournament").alias("played_on")
     ).drop_nulls()
+    played_through, flags = played_through_and_activity(
+        [played_before, participations(entries)], carried, foreign, list_date, era
+    )
     facts = PeriodFacts(
         previous=previous,
         entries=entries,
@@ -731,7 +738,7 @@ def period_facts(
         registry_start=history.registry.at(ratings_day),
         registry_close=registry_close,
         members=memberships.filter(pl.col("year") == list_date.year).select("player_id"),
-        activity=activity(participations, foreign, list_date, era),
+        activity=flags,
         quarantined=quarantined,
         played_through=played_through,
     )

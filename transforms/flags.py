@@ -3,6 +3,7 @@ and the national category (granted from the rating, never taken away)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 import polars as pl
@@ -34,20 +35,68 @@ def activity(
     ``foreign_fide``: (player_id, played_on) of FIDE tournaments abroad, from the registry,
     counted only in eras that say so. Returns player_id, last_played, is_active.
     """
+    return played_through_and_activity([], participations, foreign_fide, list_date, era)[1]
+
+
+def played_through_and_activity(
+    rated: Sequence[pl.DataFrame | pl.LazyFrame],
+    participations: pl.DataFrame,
+    foreign_fide: pl.DataFrame,
+    list_date: date,
+    era: EloEra,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Each player's latest rated tournament, and the list's :func:`activity`, in one grouping.
+
+    ``rated``: (player_id, played_on) of the tournaments rated up to this list, as many rows
+    per player as they come; their latest date per player is the first frame returned
+    (player_id, played_on) and counts, like ``participations``, for the activity when it falls
+    on or before the list date. A replay groups its tens of thousands of players once a list
+    instead of twice.
+    """
     window_start = months_before(list_date, era.activity_months)
-    sources = [participations.select("player_id", "played_on")]
+    sources = [
+        *(
+            frame.lazy().select("player_id", "played_on", pl.lit(True).alias("rated"))
+            for frame in rated
+        ),
+        participations.lazy().select("player_id", "played_on", pl.lit(False).alias("rated")),
+    ]
     if era.foreign_fide_tournaments:
-        sources.append(foreign_fide.select("player_id", "played_on"))
+        sources.append(
+            foreign_fide.lazy().select("player_id", "played_on", pl.lit(False).alias("rated"))
+        )
+    rated_latest = pl.col("played_on").filter("rated").max()
     # one query on the default (streaming) engine: at tens of thousands of players it groups
     # about a third faster than the in-memory one; the rows come in no particular order
-    return (
-        pl.concat([source.lazy() for source in sources])
-        .filter(pl.col("played_on") <= list_date)
+    grouped = (
+        pl.concat(sources, how="vertical_relaxed")
         .group_by("player_id")
-        .agg(pl.col("played_on").max().alias("last_played"))
-        .with_columns((pl.col("last_played") > window_start).alias("is_active"))
+        .agg(
+            rated_latest.alias("rated_latest"),
+            pl.col("played_on")
+            .filter(~pl.col("rated") & (pl.col("played_on") <= list_date))
+            .max()
+            .alias("other_latest"),
+        )
         .collect()
     )
+    played_through = grouped.filter(pl.col("rated_latest").is_not_null()).select(
+        "player_id", pl.col("rated_latest").alias("played_on")
+    )
+    # a player's latest rated date counts only when it is on or before the list date (as a
+    # participation of its own; no earlier rated date stands in for it)
+    last_played = pl.max_horizontal(
+        pl.when(pl.col("rated_latest") <= list_date).then(pl.col("rated_latest")),
+        pl.col("other_latest"),
+    )
+    flags = (
+        grouped.lazy()
+        .select("player_id", last_played.alias("last_played"))
+        .filter(pl.col("last_played").is_not_null())
+        .with_columns((pl.col("last_played") > window_start).alias("is_active"))
+        .collect(engine="in-memory")
+    )
+    return played_through, flags
 
 
 def category_rank(category: pl.Expr, era: EloEra) -> pl.Expr:

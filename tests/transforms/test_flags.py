@@ -9,6 +9,7 @@ from transforms.flags import (
     highest_category,
     is_youth,
     months_before,
+    played_through_and_activity,
 )
 from transforms.rankings import rankings
 from transforms.rulebook import default_rulebook_path, parse_rulebook
@@ -39,6 +40,47 @@ def test_active_means_a_tournament_in_the_24_months_before_the_list():
     }  # "future" played after the list date: not known at the list
     before_1998 = replace(ERA, foreign_fide_tournaments=False)
     assert "abroad" not in activity(played, abroad, LIST_DATE, before_1998)["player_id"]
+
+
+def test_played_through_and_activity_come_from_one_grouping_as_from_two():
+    rated_before = pl.DataFrame(
+        {
+            "player_id": ["a", "b", "d"],
+            "played_on": [date(2018, 1, 10), date(2016, 5, 1), date(2018, 12, 1)],
+        }
+    )
+    this_period = pl.DataFrame(
+        {
+            "player_id": ["a", "a", "c", "d"],
+            "played_on": [date(2019, 2, 1), date(2018, 11, 3), date(2019, 3, 9), date(2019, 5, 2)],
+        }
+    )
+    # "d" last played after the list date by the files, earlier by the previous list
+    carried = pl.DataFrame({"player_id": ["b", "d", "e"], "played_on": [date(2017, 6, 1)] * 3})
+    abroad = pl.DataFrame({"player_id": ["b"], "played_on": [date(2018, 9, 9)]})
+    through, flags = played_through_and_activity(
+        [rated_before, this_period], carried, abroad, LIST_DATE, ERA
+    )
+    assert dict(through.rows()) == {
+        "a": date(2019, 2, 1),
+        "b": date(2016, 5, 1),
+        "c": date(2019, 3, 9),
+        "d": date(2019, 5, 2),
+    }
+    assert {row[0]: row[1:] for row in flags.rows()} == {
+        "a": (date(2019, 2, 1), True),
+        "b": (date(2018, 9, 9), True),  # abroad, after the carried date
+        "c": (date(2019, 3, 9), True),
+        # the files' latest date is after the list: it does not count, and no earlier file
+        # date stands in for it; the previous list's date does
+        "d": (date(2017, 6, 1), True),
+        "e": (date(2017, 6, 1), True),
+    }
+    # the same activity as from each player's latest rated date as a participation
+    participations = pl.concat([through, carried])
+    assert flags.sort("player_id").equals(
+        activity(participations, abroad, LIST_DATE, ERA).sort("player_id")
+    )
 
 
 def test_categories_come_from_the_rating_and_are_never_lowered():
