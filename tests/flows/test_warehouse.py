@@ -102,6 +102,23 @@ def test_batched_rows_are_all_written_in_order_of_arrival(tmp_path, background):
     assert _count(warehouse, "list_ranking") == 700
 
 
+@pytest.mark.parametrize("background", [False, True])
+def test_batches_append_whole_row_groups_and_keep_the_rest_for_the_next(tmp_path, background):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    written = []
+    with (
+        warehouse.transaction() as con,
+        BatchedInserts(con, flush_rows=250, background=background, row_group_rows=100) as rows,
+    ):
+        for _ in range(7):
+            rows.add("list_ranking", _ranking_rows(90))
+            written.append(sum(part.height for part in rows.waiting.get("list_ranking", [])))
+    # 270 waiting: 200 written, 70 kept; 250 waiting: 200 written, 50 kept; 230 kept at the
+    # end, written by the final flush
+    assert written == [90, 180, 70, 160, 50, 140, 230]
+    assert _count(warehouse, "list_ranking") == 630
+
+
 def test_a_failed_background_append_fails_the_run_and_leaves_the_file_as_it_was(tmp_path):
     warehouse = Warehouse(tmp_path / "w.duckdb")
     with warehouse.transaction() as con:
