@@ -341,18 +341,19 @@ def content_hash(context: PeriodContext, published: PublishedList) -> str:
 
 
 def _row_hashes(frame: pl.DataFrame) -> bytes:
-    """128 bits per row (Polars' row hash under two seeds), in row order, as bytes.
+    """A 64-bit hash per row (Polars' row hash), in row order, as bytes.
 
     Writing whole frames as Arrow IPC bytes for sha256 cost about 20 ms a national list, most
-    of it turning string columns into plain offsets; the row hashes cost a quarter of that. A
-    changed list whose every changed row keeps both 64-bit hashes is beyond any practical
-    chance. Polars promises these hashes only within one version, so the version is part of
-    the digest: after an upgrade a replay writes each list once more, with the same content.
+    of it turning string columns into plain offsets; the row hashes cost a fraction of that.
+    A changed list would keep its digest only if every changed row kept its 64-bit hash: a
+    chance of about one in 2**64. Polars promises these hashes only within one version, so
+    the version is part of the digest: after an upgrade a replay writes each list once more,
+    with the same content.
     """
     buffer = io.BytesIO()
-    pl.DataFrame(
-        [frame.hash_rows(seed=0).alias("first"), frame.hash_rows(seed=1).alias("second")]
-    ).write_ipc(buffer, compression="uncompressed")
+    pl.DataFrame([frame.hash_rows(seed=0).alias("row_hash")]).write_ipc(
+        buffer, compression="uncompressed"
+    )
     return pl.__version__.encode() + buffer.getvalue()
 
 
