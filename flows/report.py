@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from transforms.elo_list import PeriodFacts, PublishedList
 
 MAX_LISTED = 25
+TOP_MOVES = 5  # players listed among the biggest gains, and among the losses
 
 
 def _line(problem: dict[str, object]) -> str:
@@ -89,30 +90,44 @@ def _players_line(frame: pl.DataFrame, column: str) -> list[str]:
 
 def list_report(context: PeriodContext, facts: PeriodFacts, published: PublishedList) -> str:
     """The analyst's summary of one list: what was rated, who moved, what was left out."""
-    # the columns the report reads: filtering and sorting the whole list rows costs several
-    # times more
-    rows = published.rows.select(
-        "player_id",
-        "name",
-        "rating",
-        "frozen_rating",
-        "rating_basis",
-        "games",
-        "category",
-        "previous_category",
-        "in_ranking",
-        "note",
-    )
-    changed = rows.filter(pl.col("games") > 0).with_columns(
-        (pl.col("rating") - pl.col("frozen_rating")).alias("change")
-    )
-    newcomers = rows.filter(pl.col("rating_basis").is_in(ENTRY_BASES))
     letters = context.era.letters is not None
-    promotions = rows.filter(
+    rows = published.rows.lazy()
+    rated = pl.col("games") > 0
+    change = (pl.col("rating") - pl.col("frozen_rating")).alias("change")
+    is_newcomer = pl.col("rating_basis").is_in(ENTRY_BASES)
+    is_promotion = (
         pl.col("note").fill_null("").str.contains("letter " if letters else "category ")
         & pl.col("previous_category").is_not_null()
     )
-    tournaments = published.variations.get_column("tournament_id").n_unique()
+
+    def biggest(gains: bool) -> pl.LazyFrame:
+        # ties in player id order, so the same list always reports the same players
+        moved = rows.filter(rated).select("player_id", "name", "frozen_rating", "rating", change)
+        moved = moved.filter(pl.col("change") > 0 if gains else pl.col("change") < 0)
+        return moved.top_k(TOP_MOVES, by=["change", "player_id"], reverse=[not gains, True]).sort(
+            ["change", "player_id"], descending=[gains, False]
+        )
+
+    # one set of queries for the whole report: a list's rows are tens of thousands, and each
+    # filter or sort of them on its own cost more than the reading
+    counts, gains, losses, promotions, newcomers, tournaments = pl.collect_all(
+        [
+            rows.select(
+                pl.len().alias("players"),
+                rated.sum().alias("rated"),
+                pl.col("in_ranking").sum().alias("in_ranking"),
+                is_newcomer.sum().alias("newcomers"),
+                is_promotion.sum().alias("promotions"),
+            ),
+            biggest(gains=True),
+            biggest(gains=False),
+            rows.filter(is_promotion).head(MAX_LISTED),
+            rows.filter(is_newcomer).head(MAX_LISTED),
+            published.variations.lazy().select(pl.col("tournament_id").n_unique()),
+        ],
+        engine="in-memory",
+    )
+    count = counts.row(0, named=True)
     era = context.era
     lines = [
         f"# {context.system} list of {context.list_date}",
@@ -121,28 +136,23 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
         f"- previous list: {context.previous_date or 'none (everyone enters with entry ratings)'}",
         f"- rules: era from {era.effective_from} ({era.note}); rulebook "
         f"{context.rulebook.source} sha256 {context.rulebook.content_hash[:12]}",
-        f"- players on the list: {rows.height}; rated in this period: {changed.height}; "
-        f"in the national ranking: {int(rows.get_column('in_ranking').sum())}",
-        f"- tournaments rated: {tournaments}; quarantined (not rated): {facts.quarantined.height}",
-        f"- new players: {newcomers.height}; "
-        f"{'letter changes' if letters else 'category promotions'}: {promotions.height}",
+        f"- players on the list: {count['players']}; rated in this period: {count['rated']}; "
+        f"in the national ranking: {count['in_ranking']}",
+        f"- tournaments rated: {tournaments.item()}; "
+        f"quarantined (not rated): {facts.quarantined.height}",
+        f"- new players: {count['newcomers']}; "
+        f"{'letter changes' if letters else 'category promotions'}: {count['promotions']}",
     ]
-    if changed.height:
-        for title, order in (("Biggest gains", True), ("Biggest losses", False)):
-            # ties in player id order, so the same list always reports the same players
-            top = changed.sort(["change", "player_id"], descending=[order, False]).head(5)
-            top = top.filter(pl.col("change") > 0) if order else top.filter(pl.col("change") < 0)
-            if top.height:
-                lines += [
-                    "",
-                    f"## {title}",
-                    "",
-                    "| player | id | before | after | change |",
-                    "|---|---|---|---|---|",
-                ]
-                lines += _players_line(
-                    top.with_columns(pl.col("frozen_rating").alias("previous_rating")), "change"
-                )
+    for title, top in (("Biggest gains", gains), ("Biggest losses", losses)):
+        if top.height:
+            lines += [
+                "",
+                f"## {title}",
+                "",
+                "| player | id | before | after | change |",
+                "|---|---|---|---|---|",
+            ]
+            lines += _players_line(top.rename({"frozen_rating": "previous_rating"}), "change")
     if facts.quarantined.height:
         lines += ["", "## Quarantined tournaments (not rated)"]
         lines += [
@@ -151,16 +161,16 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
         ]
     if promotions.height:
         title = "Letter changes" if letters else "Promotions"
-        lines += ["", f"## {title} ({promotions.height}, first {MAX_LISTED})"]
+        lines += ["", f"## {title} ({count['promotions']}, first {MAX_LISTED})"]
         lines += [
             f"- {row['name']} ({row['player_id']}): {row['previous_category']} -> {row['category']}"
-            for row in promotions.head(MAX_LISTED).iter_rows(named=True)
+            for row in promotions.iter_rows(named=True)
         ]
     if newcomers.height:
-        lines += ["", f"## New players ({newcomers.height}, first {MAX_LISTED})"]
+        lines += ["", f"## New players ({count['newcomers']}, first {MAX_LISTED})"]
         lines += [
             f"- {row['name']} ({row['player_id']}): {row['note']}"
-            for row in newcomers.head(MAX_LISTED).iter_rows(named=True)
+            for row in newcomers.iter_rows(named=True)
         ]
     return "\n".join(lines) + "\n"
 
