@@ -87,11 +87,14 @@ class Warehouse:
             fcntl.flock(lock, fcntl.LOCK_EX)
             staging = self.path.with_name(f".{self.path.name}.staging-{os.getpid()}")
             _remove_database_files(staging)
+            writeback: Future[None] | None = None
             if self.path.exists():
                 shutil.copyfile(self.path, staging)
+                writeback = _start_writeback(staging)
             try:
                 con = duckdb.connect(str(staging), config=STORAGE_CONFIG)
             except duckdb.Error as error:
+                _finish_writeback(writeback)
                 _remove_database_files(staging)
                 raise WarehouseError(f"cannot open warehouse {self.path}: {error}") from error
             try:
@@ -105,10 +108,12 @@ class Warehouse:
                 execute(con, "COMMIT")
                 execute(con, "CHECKPOINT")
                 con.close()
+                _finish_writeback(writeback)
                 _fsync(staging)
                 os.replace(staging, self.path)
             except BaseException:
                 con.close()
+                _finish_writeback(writeback)
                 _remove_database_files(staging)
                 raise
 
@@ -294,3 +299,24 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _start_writeback(copy: Path) -> Future[None]:
+    """Put a fresh staging copy on disk in the background, while the flow reads and computes.
+
+    Copying the live file leaves hundreds of MB of dirty pages; on ext4 the first commit that
+    syncs DuckDB's write-ahead log waits for them, stalling every thread that writes (about
+    0.7 s in the middle of the national replay, measured with strace). Synced here, off the
+    flow's path, they are clean by then."""
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="staging-writeback")
+    try:
+        return worker.submit(_fsync, copy)
+    finally:
+        worker.shutdown(wait=False)
+
+
+def _finish_writeback(writeback: Future[None] | None) -> None:
+    """Wait for :func:`_start_writeback` (its file is about to be replaced or removed); an
+    error there is the final sync's to report, as the copy is synced again before the swap."""
+    if writeback is not None:
+        writeback.exception()
