@@ -9,7 +9,9 @@ Reports, on one synthetic history:
 2. the rating engine alone (``compute_period`` on every period's inputs) in games per second;
 3. a plain-Python per-game loop (``tests/reference``) on the same inputs, the ratio, and whether
    both give identical numbers;
-4. peak memory of the process.
+4. peak memory of the process;
+5. for 1-3, the process's CPU seconds and the share of the machine's time its host took for
+   others (``*_steal_share``, see ``bench/machine.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 import polars as pl
 
 from bench.history import HistorySize, write_history
+from bench.machine import CpuMeter, cpu_figures, sample_cpu
 from flows.runtime import configure_prefect_environment
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -40,7 +43,7 @@ def _list_dates(size: HistorySize) -> tuple[date, date]:
     return date(size.first_year, 4, 1), date(size.last_year, 10, 1)
 
 
-def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float]:
+def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float | None]:
     from prefect import flow
 
     from flows.recalculate import recalculate_flow
@@ -52,10 +55,17 @@ def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float]:
 
     with quiet_flow_settings():
         warm_up()
+        cpu_before = sample_cpu()
         began = time.perf_counter()
         counts = recalculate_flow("elo_italia", str(warehouse), first, last)
         seconds = time.perf_counter() - began
-    return {"seconds": seconds, "lists": counts["lists"], "new_revisions": counts["new_revisions"]}
+        cpu = cpu_figures(cpu_before, sample_cpu(), "end_to_end")
+    return {
+        "seconds": seconds,
+        "lists": counts["lists"],
+        "new_revisions": counts["new_revisions"],
+        **cpu,
+    }
 
 
 def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) -> dict:
@@ -94,6 +104,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         }
     )
     engine_seconds = loop_seconds = 0.0
+    engine_cpu, loop_cpu = CpuMeter(), CpuMeter()
     games = 0
     mismatches = 0
     for list_date in dates:
@@ -109,15 +120,19 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         played = facts.played_through
         players = period_players(facts, era)
         entries, over_the_board = engine_frames(facts.entries, facts.games)
+        cpu_before = sample_cpu()
         began = time.perf_counter()
         result = compute_period(players, entries, over_the_board, era)
         engine_seconds += time.perf_counter() - began
+        engine_cpu.add(cpu_before, sample_cpu())
         games += over_the_board.height // 2
         if loop:
             named_games = games_with_ids(entries, over_the_board)
+            cpu_before = sample_cpu()
             began = time.perf_counter()
             reference = reference_period_frames(players, entries, named_games, era)
             loop_seconds += time.perf_counter() - began
+            loop_cpu.add(cpu_before, sample_cpu())
             expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
             got = result.ratings.select("player_id", "rating", "k", "games")
             if not got.sort("player_id").equals(expected.sort("player_id").cast(got.schema)):
@@ -143,6 +158,8 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         "loop_games_per_second": games / loop_seconds if loop and loop_seconds else None,
         "speedup": loop_seconds / engine_seconds if loop and engine_seconds else None,
         "periods_with_different_numbers": mismatches if loop else None,
+        **engine_cpu.figures("engine"),
+        **(loop_cpu.figures("loop") if loop else {}),
     }
 
 
