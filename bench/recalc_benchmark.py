@@ -22,14 +22,14 @@ import os
 import resource
 import shutil
 import time
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import polars as pl
 
 from bench.history import HistorySize, write_history
 from bench.machine import CpuMeter, cpu_figures, sample_cpu
-from flows.runtime import configure_prefect_environment
+from flows.runtime import code_version, configure_prefect_environment
 
 OUT = Path(__file__).resolve().parent / "out"
 SMALL = HistorySize(players=2_000, first_year=2017, last_year=2019, tournaments_per_year=40)
@@ -188,6 +188,8 @@ def main() -> None:
     print(f"engine alone{' and the plain loop' if not args.no_loop else ''} …", flush=True)
     engine_figures = run_engine_and_loop(run_copy, first, last, loop=not args.no_loop)
     figures = {
+        "code_version": code_version(),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
         **flow_figures,
         **engine_figures,
         "end_to_end_games_per_second": engine_figures["games"] / flow_figures["seconds"],

@@ -21,6 +21,8 @@ from pathlib import Path
 import polars as pl
 
 from bench.draughts_history import draughts_history_frames
+from bench.machine import cpu_figures, sample_cpu
+from flows.runtime import code_version
 from transforms.rubele import apply_tournaments, tournament_order, waves
 from transforms.rubele_rulebook import parse_rubele_rulebook
 from transforms.rulebook import default_rulebook_path
@@ -65,10 +67,13 @@ def main() -> None:
     )
 
     print("engine …", flush=True)
+    cpu_before = sample_cpu()
     began = time.perf_counter()
     result = apply_tournaments(capitals, tournaments, entries, games, rulebook)
     engine_seconds = time.perf_counter() - began
+    engine_cpu = cpu_figures(cpu_before, sample_cpu(), "engine")
     figures: dict[str, object] = {
+        "code_version": code_version(),
         "system": system,
         "years": args.years,
         "players": capitals.height,
@@ -79,16 +84,19 @@ def main() -> None:
         "engine_seconds": engine_seconds,
         "engine_tournaments_per_second": tournaments.height / engine_seconds,
         "engine_games_per_second": games.height / 2 / engine_seconds,
+        **engine_cpu,
     }
     if not args.no_loop:
         from tests.reference.rubele import reference_history_frames
 
         print("plain loop …", flush=True)
+        cpu_before = sample_cpu()
         began = time.perf_counter()
         loop_capitals, loop_variations = reference_history_frames(
             capitals, tournaments, entries, games, rulebook
         ).frames()
         loop_seconds = time.perf_counter() - began
+        loop_cpu = cpu_figures(cpu_before, sample_cpu(), "loop")
         keys = ["tournament_id", "player_id"]
         engine_rows = result.variations.sort(keys)
         loop_rows = loop_variations.sort(keys).select(engine_rows.columns)
@@ -107,6 +115,7 @@ def main() -> None:
             "final_capitals_equal": result.capitals.sort("player_id")
             .select("player_id", "capital")
             .equals(loop_capitals.sort("player_id").select("player_id", "capital")),
+            **loop_cpu,
         }
     figures["peak_memory_mb"] = _peak_memory_mb()
     args.out.mkdir(parents=True, exist_ok=True)
