@@ -22,6 +22,8 @@ import os
 import resource
 import shutil
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -30,6 +32,7 @@ import polars as pl
 from bench.history import HistorySize, write_history
 from bench.machine import CpuMeter, cpu_figures, sample_cpu
 from flows.runtime import code_version, configure_prefect_environment
+from transforms.rulebook import EloEra
 
 OUT = Path(__file__).resolve().parent / "out"
 SMALL = HistorySize(players=2_000, first_year=2017, last_year=2019, tournaments_per_year=40)
@@ -39,8 +42,20 @@ def _peak_memory_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _list_dates(size: HistorySize) -> tuple[date, date]:
+def list_dates(size: HistorySize) -> tuple[date, date]:
+    """The first and last list dates of a history of ``size``."""
     return date(size.first_year, 4, 1), date(size.last_year, 10, 1)
+
+
+def history_file(out: Path, small: bool) -> tuple[Path, HistorySize]:
+    """The benchmark's history in ``out``, generated the first time it is asked for."""
+    size = SMALL if small else HistorySize()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"history-{'small' if small else 'national'}.duckdb"
+    if not path.exists():
+        print(f"generating the history into {path} …", flush=True)
+        print(write_history(path, size), flush=True)
+    return path, size
 
 
 def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float | None]:
@@ -68,18 +83,24 @@ def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float | None
     }
 
 
-def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) -> dict:
-    """The engine alone and the reference loop on every period's inputs, compared."""
+@dataclass(frozen=True)
+class PeriodInputs:
+    """What ``compute_period`` takes for one list date of the replay."""
+
+    list_date: date
+    era: EloEra
+    players: pl.DataFrame
+    entries: pl.DataFrame
+    games: pl.DataFrame
+
+
+def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodInputs]:
+    """Every list date's engine inputs, in order, as the recalculation builds them: each list
+    is built (untimed) from the one before."""
     from flows.lists import load_history, load_rulebook
     from flows.warehouse import Warehouse
-    from tests.reference.elo_italia import games_with_ids, reference_period_frames
-    from transforms.elo_list import (
-        build_list,
-        period_facts,
-        period_players,
-        split_history,
-    )
-    from transforms.elo_period import compute_period, engine_frames
+    from transforms.elo_list import build_list, period_facts, period_players, split_history
+    from transforms.elo_period import engine_frames
     from transforms.periods import cutoff_for, list_dates_between, ratings_day
 
     rulebook = load_rulebook("elo_italia")
@@ -103,10 +124,6 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             "last_played": pl.Date,
         }
     )
-    engine_seconds = loop_seconds = 0.0
-    engine_cpu, loop_cpu = CpuMeter(), CpuMeter()
-    games = 0
-    mismatches = 0
     for list_date in dates:
         era = rulebook.era_at(list_date)
         facts = period_facts(
@@ -118,25 +135,8 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             era,
         )
         played = facts.played_through
-        players = period_players(facts, era)
         entries, over_the_board = engine_frames(facts.entries, facts.games)
-        cpu_before = sample_cpu()
-        began = time.perf_counter()
-        result = compute_period(players, entries, over_the_board, era)
-        engine_seconds += time.perf_counter() - began
-        engine_cpu.add(cpu_before, sample_cpu())
-        games += over_the_board.height // 2
-        if loop:
-            named_games = games_with_ids(entries, over_the_board)
-            cpu_before = sample_cpu()
-            began = time.perf_counter()
-            reference = reference_period_frames(players, entries, named_games, era)
-            loop_seconds += time.perf_counter() - began
-            loop_cpu.add(cpu_before, sample_cpu())
-            expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
-            got = result.ratings.select("player_id", "rating", "k", "games")
-            if not got.sort("player_id").equals(expected.sort("player_id").cast(got.schema)):
-                mismatches += 1
+        yield PeriodInputs(list_date, era, period_players(facts, era), entries, over_the_board)
         published = build_list(facts, era, list_date)
         previous = published.rows.select(
             pl.lit(list_date).alias("list_date"),
@@ -149,8 +149,39 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             "category",
             "last_played",
         )
+
+
+def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) -> dict:
+    """The engine alone and the reference loop on every period's inputs, compared."""
+    from tests.reference.elo_italia import games_with_ids, reference_period_frames
+    from transforms.elo_period import compute_period
+
+    engine_seconds = loop_seconds = 0.0
+    engine_cpu, loop_cpu = CpuMeter(), CpuMeter()
+    games = periods = mismatches = 0
+    for period in period_inputs(warehouse, first, last):
+        cpu_before = sample_cpu()
+        began = time.perf_counter()
+        result = compute_period(period.players, period.entries, period.games, period.era)
+        engine_seconds += time.perf_counter() - began
+        engine_cpu.add(cpu_before, sample_cpu())
+        games += period.games.height // 2
+        periods += 1
+        if loop:
+            named_games = games_with_ids(period.entries, period.games)
+            cpu_before = sample_cpu()
+            began = time.perf_counter()
+            reference = reference_period_frames(
+                period.players, period.entries, named_games, period.era
+            )
+            loop_seconds += time.perf_counter() - began
+            loop_cpu.add(cpu_before, sample_cpu())
+            expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
+            got = result.ratings.select("player_id", "rating", "k", "games")
+            if not got.sort("player_id").equals(expected.sort("player_id").cast(got.schema)):
+                mismatches += 1
     return {
-        "periods": len(dates),
+        "periods": periods,
         "games": games,
         "engine_seconds": engine_seconds,
         "engine_games_per_second": games / engine_seconds if engine_seconds else 0.0,
@@ -170,13 +201,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
     configure_prefect_environment()
-    size = SMALL if args.small else HistorySize()
-    args.out.mkdir(parents=True, exist_ok=True)
-    base = args.out / f"history-{'small' if args.small else 'national'}.duckdb"
-    if not base.exists():
-        print(f"generating the history into {base} …", flush=True)
-        print(write_history(base, size), flush=True)
-    first, last = _list_dates(size)
+    base, size = history_file(args.out, args.small)
+    first, last = list_dates(size)
     run_copy = args.out / "recalculation.duckdb"
     shutil.copyfile(base, run_copy)
     # The copy's dirty pages would otherwise be written back during the timed replay, whose
