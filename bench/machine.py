@@ -8,6 +8,8 @@ how much of the machine the run actually had.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,13 +28,6 @@ class CpuSample:
 
 def sample_cpu(stat: Path = PROC_STAT) -> CpuSample:
     return CpuSample(time.process_time(), _machine_ticks(stat))
-
-
-def cpu_figures(before: CpuSample, after: CpuSample, prefix: str) -> dict[str, float | None]:
-    """The process's CPU seconds and the share of machine time stolen between two samples."""
-    meter = CpuMeter()
-    meter.add(before, after)
-    return meter.figures(prefix)
 
 
 class CpuMeter:
@@ -59,6 +54,22 @@ class CpuMeter:
             f"{prefix}_process_cpu_seconds": self.process_seconds,
             f"{prefix}_steal_share": steal,
         }
+
+
+class Stopwatch:
+    """Wall seconds and CPU figures of one phase, over as many measured stretches as it has."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.cpu = CpuMeter()
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        before = sample_cpu()
+        began = time.perf_counter()
+        yield
+        self.seconds += time.perf_counter() - began
+        self.cpu.add(before, sample_cpu())
 
 
 def _machine_ticks(stat: Path) -> tuple[int, ...] | None:

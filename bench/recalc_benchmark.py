@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import shutil
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -30,8 +28,9 @@ from pathlib import Path
 import polars as pl
 
 from bench.history import HistorySize, write_history
-from bench.machine import CpuMeter, cpu_figures, sample_cpu
+from bench.machine import Stopwatch
 from flows.runtime import code_version, configure_prefect_environment
+from flows.warehouse import fsync_file
 from transforms.rulebook import EloEra
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -70,16 +69,14 @@ def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float | None
 
     with quiet_flow_settings():
         warm_up()
-        cpu_before = sample_cpu()
-        began = time.perf_counter()
-        counts = recalculate_flow("elo_italia", str(warehouse), first, last)
-        seconds = time.perf_counter() - began
-        cpu = cpu_figures(cpu_before, sample_cpu(), "end_to_end")
+        end_to_end = Stopwatch()
+        with end_to_end.running():
+            counts = recalculate_flow("elo_italia", str(warehouse), first, last)
     return {
-        "seconds": seconds,
+        "seconds": end_to_end.seconds,
         "lists": counts["lists"],
         "new_revisions": counts["new_revisions"],
-        **cpu,
+        **end_to_end.cpu.figures("end_to_end"),
     }
 
 
@@ -156,30 +153,24 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
     from tests.reference.elo_italia import games_with_ids, reference_period_frames
     from transforms.elo_period import compute_period
 
-    engine_seconds = loop_seconds = 0.0
-    engine_cpu, loop_cpu = CpuMeter(), CpuMeter()
+    engine, plain_loop = Stopwatch(), Stopwatch()
     games = periods = mismatches = 0
     for period in period_inputs(warehouse, first, last):
-        cpu_before = sample_cpu()
-        began = time.perf_counter()
-        result = compute_period(period.players, period.entries, period.games, period.era)
-        engine_seconds += time.perf_counter() - began
-        engine_cpu.add(cpu_before, sample_cpu())
+        with engine.running():
+            result = compute_period(period.players, period.entries, period.games, period.era)
         games += period.games.height // 2
         periods += 1
         if loop:
             named_games = games_with_ids(period.entries, period.games)
-            cpu_before = sample_cpu()
-            began = time.perf_counter()
-            reference = reference_period_frames(
-                period.players, period.entries, named_games, period.era
-            )
-            loop_seconds += time.perf_counter() - began
-            loop_cpu.add(cpu_before, sample_cpu())
+            with plain_loop.running():
+                reference = reference_period_frames(
+                    period.players, period.entries, named_games, period.era
+                )
             expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
             got = result.ratings.select("player_id", "rating", "k", "games")
             if not got.sort("player_id").equals(expected.sort("player_id").cast(got.schema)):
                 mismatches += 1
+    engine_seconds, loop_seconds = engine.seconds, plain_loop.seconds
     return {
         "periods": periods,
         "games": games,
@@ -189,8 +180,8 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         "loop_games_per_second": games / loop_seconds if loop and loop_seconds else None,
         "speedup": loop_seconds / engine_seconds if loop and engine_seconds else None,
         "periods_with_different_numbers": mismatches if loop else None,
-        **engine_cpu.figures("engine"),
-        **(loop_cpu.figures("loop") if loop else {}),
+        **engine.cpu.figures("engine"),
+        **(plain_loop.cpu.figures("loop") if loop else {}),
     }
 
 
@@ -207,8 +198,7 @@ def main() -> None:
     shutil.copyfile(base, run_copy)
     # The copy's dirty pages would otherwise be written back during the timed replay, whose
     # own syncs then wait for them: a cost of this harness, not of the recalculation.
-    with open(run_copy, "rb") as copied:
-        os.fsync(copied.fileno())
+    fsync_file(run_copy)
     print(f"recalculating {first} .. {last} end to end …", flush=True)
     flow_figures = run_flow(run_copy, first, last)
     print(f"engine alone{' and the plain loop' if not args.no_loop else ''} …", flush=True)

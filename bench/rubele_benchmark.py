@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from bench.draughts_history import draughts_history_frames
-from bench.machine import cpu_figures, sample_cpu
+from bench.machine import Stopwatch
 from flows.runtime import code_version
 from transforms.rubele import apply_tournaments, tournament_order, waves
 from transforms.rubele_rulebook import parse_rubele_rulebook
@@ -67,11 +67,10 @@ def main() -> None:
     )
 
     print("engine …", flush=True)
-    cpu_before = sample_cpu()
-    began = time.perf_counter()
-    result = apply_tournaments(capitals, tournaments, entries, games, rulebook)
-    engine_seconds = time.perf_counter() - began
-    engine_cpu = cpu_figures(cpu_before, sample_cpu(), "engine")
+    engine = Stopwatch()
+    with engine.running():
+        result = apply_tournaments(capitals, tournaments, entries, games, rulebook)
+    engine_seconds = engine.seconds
     figures: dict[str, object] = {
         "code_version": code_version(),
         "system": system,
@@ -84,19 +83,18 @@ def main() -> None:
         "engine_seconds": engine_seconds,
         "engine_tournaments_per_second": tournaments.height / engine_seconds,
         "engine_games_per_second": games.height / 2 / engine_seconds,
-        **engine_cpu,
+        **engine.cpu.figures("engine"),
     }
     if not args.no_loop:
         from tests.reference.rubele import reference_history_frames
 
         print("plain loop …", flush=True)
-        cpu_before = sample_cpu()
-        began = time.perf_counter()
-        loop_capitals, loop_variations = reference_history_frames(
-            capitals, tournaments, entries, games, rulebook
-        ).frames()
-        loop_seconds = time.perf_counter() - began
-        loop_cpu = cpu_figures(cpu_before, sample_cpu(), "loop")
+        plain_loop = Stopwatch()
+        with plain_loop.running():
+            loop_capitals, loop_variations = reference_history_frames(
+                capitals, tournaments, entries, games, rulebook
+            ).frames()
+        loop_seconds = plain_loop.seconds
         keys = ["tournament_id", "player_id"]
         engine_rows = result.variations.sort(keys)
         loop_rows = loop_variations.sort(keys).select(engine_rows.columns)
@@ -115,7 +113,7 @@ def main() -> None:
             "final_capitals_equal": result.capitals.sort("player_id")
             .select("player_id", "capital")
             .equals(loop_capitals.sort("player_id").select("player_id", "capital")),
-            **loop_cpu,
+            **plain_loop.cpu.figures("loop"),
         }
     figures["peak_memory_mb"] = _peak_memory_mb()
     args.out.mkdir(parents=True, exist_ok=True)

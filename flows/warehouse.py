@@ -109,7 +109,7 @@ class Warehouse:
                 execute(con, "CHECKPOINT")
                 con.close()
                 _finish_writeback(writeback)
-                _fsync(staging)
+                fsync_file(staging)
                 os.replace(staging, self.path)
             except BaseException:
                 con.close()
@@ -293,7 +293,8 @@ def _remove_database_files(path: Path) -> None:
         candidate.unlink(missing_ok=True)
 
 
-def _fsync(path: Path) -> None:
+def fsync_file(path: Path) -> None:
+    """Put a file's written pages on disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -310,7 +311,7 @@ def _start_writeback(copy: Path) -> Future[None]:
     flow's path, they are clean by then."""
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="staging-writeback")
     try:
-        return worker.submit(_fsync, copy)
+        return worker.submit(fsync_file, copy)
     finally:
         worker.shutdown(wait=False)
 

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.machine import CpuMeter, CpuSample, cpu_figures, sample_cpu
+from bench.machine import CpuMeter, CpuSample, Stopwatch, sample_cpu
+
+
+def cpu_figures(before: CpuSample, after: CpuSample, prefix: str) -> dict[str, float | None]:
+    meter = CpuMeter()
+    meter.add(before, after)
+    return meter.figures(prefix)
 
 
 def test_steal_share_is_stolen_ticks_over_all_ticks_between_samples() -> None:
@@ -44,3 +50,13 @@ def test_reads_the_aggregate_cpu_line(tmp_path: Path) -> None:
     stat = tmp_path / "stat"
     stat.write_text("cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 1 1 1 1 1 1 1 1 0 0\n", encoding="ascii")
     assert sample_cpu(stat).ticks == (1, 2, 3, 4, 5, 6, 7, 8)
+
+
+def test_a_stopwatch_adds_up_its_stretches() -> None:
+    watch = Stopwatch()
+    for _ in range(2):
+        with watch.running():
+            sum(range(10_000))
+    figures = watch.cpu.figures("phase")
+    assert watch.seconds > 0
+    assert figures["phase_process_cpu_seconds"] >= 0
