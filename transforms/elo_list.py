@@ -666,7 +666,8 @@ def split_history(history: History, calendar: Calendar) -> SplitHistory:
     list_dates = assign_list_dates(receipts, calendar)
 
     def by_list_date(frame: pl.DataFrame) -> dict[date, pl.DataFrame]:
-        dated = frame.join(list_dates, on="received_on", how="left")
+        # in the frame's order: the entries come in the order the engine takes them in
+        dated = frame.join(list_dates, on="received_on", how="left", maintain_order="left")
         return {
             key[0]: part.drop("list_date")
             for key, part in dated.partition_by("list_date", as_dict=True).items()
