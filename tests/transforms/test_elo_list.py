@@ -14,13 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from transforms.elo_list import (
+    History,
     PeriodFacts,
     assemble_list,
     build_list,
     player_sheet,
+    split_history,
     with_versions,
 )
 from transforms.elo_period import compute_period
+from transforms.periods import assign_list_dates
 from transforms.rulebook import default_rulebook_path, parse_rulebook
 
 RULEBOOK = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
@@ -260,3 +263,46 @@ def test_each_variation_gets_its_tournament_version_by_position_or_by_join() -> 
     # an entry missing: no version taken by position from the wrong row
     partial = with_versions(variations, entries.filter(pl.col("player_id") == "A"))
     assert partial.get_column("tournament_version").to_list() == [2, 7, None]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    receipts=st.lists(
+        st.dates(min_value=date(2011, 1, 1), max_value=date(2014, 12, 31)), max_size=40
+    ),
+    seed=st.integers(0, 1_000),
+)
+def test_a_history_in_receipt_order_is_cut_as_a_shuffled_one(
+    receipts: list[date], seed: int
+) -> None:
+    """The history read gives the games in order of receipt, and the split then cuts each list
+    date's run of rows by position; any other order goes through a join. Both must give every
+    row to the list date its receipt feeds, keeping the frame's own order."""
+    in_receipt_order = pl.DataFrame(
+        {"received_on": sorted(receipts), "row": list(range(len(receipts)))},
+        schema={"received_on": pl.Date, "row": pl.Int64},
+    )
+    shuffled = in_receipt_order.sample(fraction=1.0, shuffle=True, seed=seed)
+    feeds = dict(
+        assign_list_dates(in_receipt_order, ERA.calendar).select("row", "list_date").iter_rows()
+    )
+
+    def split(frame: pl.DataFrame) -> dict[date, list[int]]:
+        history = History(
+            entries=frame,
+            games=frame,
+            registry=pl.DataFrame(schema={"as_of": pl.Date, "player_id": pl.Utf8}),
+            memberships=pl.DataFrame(
+                schema={"as_of": pl.Date, "player_id": pl.Utf8, "year": pl.Int32}
+            ),
+            quarantined=frame.head(0),
+        )
+        periods = split_history(history, ERA.calendar).periods
+        return {day: part.games.get_column("row").to_list() for day, part in periods.items()}
+
+    for frame in (in_receipt_order, shuffled):
+        order = frame.get_column("row").to_list()
+        expected: dict[date, list[int]] = {}
+        for row in order:
+            expected.setdefault(feeds[row], []).append(row)
+        assert split(frame) == expected
