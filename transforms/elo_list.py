@@ -669,7 +669,7 @@ def split_history(history: History, calendar: Calendar) -> SplitHistory:
         received = frame.get_column("received_on")
         if received.null_count() == 0 and received.is_sorted():
             return _slices_by_list_date(frame, list_dates)
-        # in the frame's order: the entries come in the order the engine takes them in
+        # each list date's rows in the frame's order, as the slices keep it
         dated = frame.join(list_dates, on="received_on", how="left", maintain_order="left")
         return {
             key[0]: part.drop("list_date")

@@ -1,6 +1,6 @@
 -- Entries of every accepted tournament of a system received up to a date (latest versions,
 -- analyst merges applied), with the engine's integer keys. Points: the file's column, else the
--- sum of the round scores. In entry key order, the order the rating engine takes them in.
+-- sum of the round scores.
 SELECT p.tournament_id, p.version AS tournament_version, p.player_id, p.start_number, p.name,
        coalesce(p.points, s.score_sum) AS points, t.start_date, t.end_date, t.received_on, t.file_name,
        p.arbiter_rating, p.rating_in_file, p.fide_id, p.match_method, k.entry_key, k.player_code,
@@ -18,4 +18,3 @@ LEFT JOIN (
     GROUP BY ALL
 ) s USING (tournament_id, version, start_number)
 WHERE t.status = 'accepted' AND t.system = $system AND t.received_on <= $up_to
-ORDER BY k.entry_key
