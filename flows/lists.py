@@ -110,7 +110,12 @@ class PeriodContext:
 def load_history(con: duckdb.DuckDBPyConnection, system: str, up_to: date) -> History:
     """Every input of the lists of ``system`` whose cut-off is at most ``up_to``, read once."""
     window = {"system": system, "up_to": up_to}
-    entries = query_frame(con, read_sql("queries/lists/history_entries.sql"), window)
+    # in entry key order, which the engine takes each period's entries in (and the split
+    # keeps): one sort of the history here instead of one in every period, and cheaper than
+    # DuckDB's ORDER BY (0.15 s against 0.5 s at national scale)
+    entries = query_frame(con, read_sql("queries/lists/history_entries.sql"), window).sort(
+        "entry_key"
+    )
     # the games take their tournaments' codes from the entries just read, not from the keys
     # computed again (half a second at national scale)
     tournaments = entries.select(
