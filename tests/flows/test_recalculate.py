@@ -268,3 +268,25 @@ def test_each_list_s_progress_line_reaches_the_run_log(season_warehouse, monkeyp
         "[3/4] 2019-10-01",
         "[4/4] 2020-01-01",
     ]
+
+
+def test_the_history_read_gives_each_period_in_the_engines_order(season_warehouse):
+    """Not a rule but what the replay's speed rests on: the read gives the entries in entry key
+    order and the games in order of receipt, and the split keeps both, so each period's
+    entries reach the engine sorted (no sort a period) and each list date's games are one
+    slice of the history's."""
+    from flows.lists import load_history, load_rulebook
+    from transforms.elo_list import split_history
+
+    warehouse = season_warehouse(2009)
+    calendar = load_rulebook("elo_italia").era_at(date(2009, 4, 1)).calendar
+    with Warehouse(warehouse).reader() as con:
+        history = load_history(con, "elo_italia", date(2010, 12, 31))
+    assert history.entries.height and history.games.height
+    assert history.entries.get_column("entry_key").is_sorted()
+    assert history.games.get_column("received_on").is_sorted()
+    periods = split_history(history, calendar).periods
+    assert len(periods) > 1
+    for part in periods.values():
+        assert part.entries.get_column("entry_key").is_sorted()
+    assert sum(part.games.height for part in periods.values()) == history.games.height
