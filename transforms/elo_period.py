@@ -495,29 +495,30 @@ def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
     holds tournaments w*size+1 .. (w+1)*size. The rows keep their order: the numbering runs
     on the two columns it needs, taken in turn order, and comes back by the inverse turn
     (cheaper than sorting the whole frame there and back)."""
+    turn, sequence, wave = _sequence_expressions(era)
+    return entries.with_columns(turn).with_columns(sequence).with_columns(wave).drop("_turn")
+
+
+@per_era
+def _sequence_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The stages of :func:`_sequenced`, built once per era (each period used to build them
+    again: a few hundred microseconds of Python a period)."""
     turn = pl.col("_turn")
     counted = pl.col("games").is_not_null()
     return (
-        entries.with_columns(
-            pl.arg_sort_by(
-                ["player_code", "end_date", "start_date", "entry_key"], nulls_last=True
-            ).alias("_turn")
-        )
-        .with_columns(
-            _sequence(pl.col("player_code").gather(turn), counted.gather(turn))
-            .gather(turn.arg_sort())
-            .alias("sequence")
-        )
-        .with_columns(
-            pl.when(counted & pl.col("grouped"))
-            .then((pl.col("sequence") - 1) // era.group_size)
-            .when(counted)
-            .then(0)
-            .otherwise(None)
-            .cast(pl.Int32)
-            .alias("wave")
-        )
-        .drop("_turn")
+        pl.arg_sort_by(
+            ["player_code", "end_date", "start_date", "entry_key"], nulls_last=True
+        ).alias("_turn"),
+        _sequence(pl.col("player_code").gather(turn), counted.gather(turn))
+        .gather(turn.arg_sort())
+        .alias("sequence"),
+        pl.when(counted & pl.col("grouped"))
+        .then((pl.col("sequence") - 1) // era.group_size)
+        .when(counted)
+        .then(0)
+        .otherwise(None)
+        .cast(pl.Int32)
+        .alias("wave"),
     )
 
 
@@ -544,6 +545,11 @@ def _variation_expressions() -> list[pl.Expr | str]:
 
 # built once: they depend on no era
 _VARIATION_EXPRESSIONS = _variation_expressions()
+_IS_WINNER = (
+    (pl.col("points") == pl.col("points").max().over("tournament_id"))
+    .fill_null(False)
+    .alias("is_winner")
+)
 _PLAYER_SUMS = [
     pl.col("applied_hundredths").sum().alias("variation_hundredths"),
     pl.col("games").sum().cast(pl.Int32),
@@ -599,9 +605,7 @@ def compute_period(
             "player_code",
             "end_date",
             "start_date",
-            (pl.col("points") == pl.col("points").max().over("tournament_id"))
-            .fill_null(False)
-            .alias("is_winner"),
+            _IS_WINNER,
             _at(by_code, "grouped", "player_code").alias("grouped"),
             _at(by_code, "k", "player_code").alias("k"),
             _at(by_code, "frozen", "player_code").alias("own_rating"),
@@ -683,12 +687,12 @@ def _revalued(valued: pl.DataFrame, in_play: pl.DataFrame, era: EloEra) -> pl.Da
             rows.filter(pl.col("wave") < wave)
             .join(these.select("player_code"), on="player_code", how="semi")
             .group_by("player_code")
-            .agg(_applied().sum().alias("carried"))
+            .agg(_CARRIED)
         )
         own = these.join(carried, on="player_code", how="left").select(
             "_row",
             "entry_key",
-            (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias("own_rating"),
+            _CARRIED_OWN_RATING,
         )
         again = (
             own.join(
@@ -723,6 +727,13 @@ def _applied() -> pl.Expr:
 def _rounded(hundredths: pl.Expr) -> pl.Expr:
     magnitude = (hundredths.abs() + 50) // 100
     return pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)
+
+
+# built once: a wave's own rating, the frozen one plus the rounded sum its earlier waves applied
+_CARRIED = _applied().sum().alias("carried")
+_CARRIED_OWN_RATING = (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias(
+    "own_rating"
+)
 
 
 def _close(state: pl.DataFrame, sums: pl.DataFrame, size: int, era: EloEra) -> pl.DataFrame:
