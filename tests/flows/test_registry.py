@@ -194,3 +194,58 @@ def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
     # loading the same snapshot again finds nothing new
     again = load_registry_flow(str(tmp_path / "july"), date(2026, 7, 1), warehouse)
     assert again["players_rematched"] == 0
+
+
+def test_a_rematch_that_would_make_one_person_play_twice_is_left_to_the_analyst(tmp_path):
+    from flows.ingest import ingest_flow
+    from flows.registry import load_registry_flow, merge_player_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "reg", JANUARY), date(2026, 1, 1), warehouse)
+    delivery = tmp_path / "inbox" / "d1"
+    delivery.mkdir(parents=True)
+    name = "sanichi_icu_tournament__spec_samples_krause_armstrong_2012_with_bom.tab"
+    shutil.copyfile(SHARED_TRF / name, delivery / name)
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": "AR-1",
+                "file": name,
+                "system": "elo_italia",
+                "received_on": "2026-02-01",
+            }
+        ],
+    )
+    ingest_flow(str(delivery.parent), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        waiting = con.execute(
+            "SELECT provisional_id, fide_id FROM unmatched_player ORDER BY start_number"
+        ).fetchall()
+    (first, fide_id), (second, _) = waiting
+    assert fide_id is not None
+    # the analyst says the second waiting player is 100001, who thus plays AR-1
+    merge_player_flow(second, "100001", warehouse, note="checked with the arbiter")
+    # then a snapshot gives 100001 the first waiting player's FIDE id: the registry would
+    # identify the first one as 100001 too, a second entry of one person in AR-1
+    july = (
+        PLAYERS_HEADER
+        + f'100001,"Rossi, Mario",M,1980-01-02,ITA,{fide_id},1810,,1N,\n'
+        + '100002,"Bianchi, Anna",F,2010-05-06,ITA,2250001,1702,,1N,\n'
+    )
+    counts = load_registry_flow(_snapshot(tmp_path / "july", july), date(2026, 7, 1), warehouse)
+    assert counts["players_rematched"] == 0
+    with Warehouse(warehouse).reader() as con:
+        merged = con.execute(
+            "SELECT count(*) FROM player_merge WHERE provisional_id = ?", [first]
+        ).fetchone()[0]
+        still_waiting = [
+            row[0] for row in con.execute("SELECT provisional_id FROM unmatched_player").fetchall()
+        ]
+        report = con.execute(
+            "SELECT report FROM run_record WHERE flow = 'load-registry' "
+            "ORDER BY ended_at DESC LIMIT 1"
+        ).fetchone()[0]
+    assert merged == 0
+    assert still_waiting == [first]
+    assert "left to the analyst" in report and first in report
