@@ -1,5 +1,6 @@
 """One Prefect test server for the whole session (it takes 10-15 s to start)."""
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -7,13 +8,23 @@ import pytest
 
 @pytest.fixture(scope="session")
 def prefect_server() -> Iterator[None]:
+    import websockets.asyncio.connection
+    import websockets.client
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
     from prefect.testing.utilities import prefect_test_harness
 
     with (
         prefect_test_harness(server_startup_timeout=120),
         temporary_settings({PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
+        pytest.MonkeyPatch.context() as patch,
     ):
+        # Prefect's events client stays connected after the flow tests, and its websocket
+        # keepalive pings (and reconnection backoff) draw from the global ``random``: drawn
+        # while a Hypothesis test generates its examples, Hypothesis takes them for the
+        # test's own and warns. Their own generator keeps the global one to the tests.
+        own = random.Random()
+        patch.setattr(websockets.asyncio.connection, "random", own)
+        patch.setattr(websockets.client, "random", own)
         yield
 
 
