@@ -462,12 +462,11 @@ def revisions_in_force(
     return {row[0]: (row[1], row[5]) for row in current.rows()}
 
 
-def as_previous(
-    context: PeriodContext, published: PublishedList, revision: int | None
-) -> pl.DataFrame:
-    """A just-computed list in the shape the next list date reads it (``revision`` None: not
-    settled yet, see :class:`flows.recalculate.BackgroundPublisher`)."""
-    return published.rows.select(
+def as_previous(context: PeriodContext, rows: pl.DataFrame, revision: int | None) -> pl.DataFrame:
+    """A just-computed list's rows (published, or closed: see
+    :class:`transforms.elo_list.ClosedList`) in the shape the next list date reads them
+    (``revision`` None: not settled yet, see :class:`flows.recalculate.BackgroundPublisher`)."""
+    return rows.select(
         pl.lit(context.list_date).alias("list_date"),
         pl.lit(revision, dtype=pl.Int32).alias("revision"),
         pl.lit(context.scenario).alias("scenario"),

@@ -50,7 +50,7 @@ from flows.warehouse import (
     read_sql,
 )
 from transforms.diffs import list_diff
-from transforms.elo_list import PeriodFacts, PublishedList, build_list, split_history
+from transforms.elo_list import ClosedList, PeriodFacts, close_list, publish_list, split_history
 from transforms.periods import cutoff_for, list_dates_between
 from transforms.rulebook import Rulebook
 
@@ -161,9 +161,10 @@ def finish_recalculation(
 
 class BackgroundPublisher:
     """Finishes each replayed list on one background thread, in list order, while the main
-    thread computes the next ones: its report, content hash and revision, its rows (appended
-    in batches by :class:`BatchedInserts`) and its diff. On two cores this takes about a
-    third of a list's work off the path of the replay.
+    thread computes the next ones: its notes and rankings (:func:`publish_list`), report,
+    content hash and revision, its rows (appended in batches by :class:`BatchedInserts`) and
+    its diff. On two cores this takes about a third of a list's work off the path of the
+    replay.
 
     The next list is computed from this one's rows before its revision is settled (the revision
     depends on the content hash, computed here): the main thread passes the previous revision
@@ -208,7 +209,7 @@ class BackgroundPublisher:
         finally:
             self.con.close()
 
-    def submit(self, context: PeriodContext, facts: PeriodFacts, published: PublishedList) -> None:
+    def submit(self, context: PeriodContext, facts: PeriodFacts, closed: ClosedList) -> None:
         """Queue a computed list (after waiting for all but the last few queued before)."""
         while len(self.finished) - self.settled >= self.MAX_WAITING:
             # also raises the first failure here, in the main thread
@@ -216,28 +217,27 @@ class BackgroundPublisher:
             self.settled += 1
         # in the flow run's context, so the progress lines also reach the run's log
         in_run = contextvars.copy_context()
-        self.finished.append(
-            self.thread.submit(in_run.run, self._finish, context, facts, published)
-        )
+        self.finished.append(self.thread.submit(in_run.run, self._finish, context, facts, closed))
 
     def results(self) -> list[tuple[WrittenList, pl.DataFrame | None]]:
         """Every list's outcome, in list order, once all are finished."""
         return [finished.result() for finished in self.finished]
 
     def _finish(
-        self, context: PeriodContext, facts: PeriodFacts, published: PublishedList
+        self, context: PeriodContext, facts: PeriodFacts, closed: ClosedList
     ) -> tuple[WrittenList, pl.DataFrame | None]:
         if self.failure is not None:
             raise ListError(f"not written: an earlier list failed ({self.failure})")
         try:
-            return self._finish_one(context, facts, published)
+            return self._finish_one(context, facts, closed)
         except BaseException as error:
             self.failure = error
             raise
 
     def _finish_one(
-        self, context: PeriodContext, facts: PeriodFacts, published: PublishedList
+        self, context: PeriodContext, facts: PeriodFacts, closed: ClosedList
     ) -> tuple[WrittenList, pl.DataFrame | None]:
+        published = publish_list(closed)
         last = self.last
         if last is not None and context.previous_date == last.context.list_date:
             context = replace(context, previous_revision=last.revision)
@@ -310,8 +310,8 @@ def recalculate_flow(
             played = history.played_before(dates[0], validity_in_force(rulebook))
             fingerprints = fsi_fingerprints(con, system, rulebook, dates)
             in_force = revisions_in_force(con, system, scenario)
-            # each list is finished (report, revision, rows, diff) on a background thread while
-            # the next lists are computed
+            # each list is closed here and published (notes, rankings, report, revision, rows,
+            # diff) on a background thread while the next lists are computed
             with BackgroundPublisher(con, run, scenario, in_force, len(dates)) as publisher:
                 for list_date in dates:
                     context = period_context(
@@ -320,9 +320,9 @@ def recalculate_flow(
                     facts = facts_of(context, history, previous, played)
                     # the pure part, called directly: a Prefect task per list cost more than
                     # the work of a small list, and a replay has nothing to retry
-                    published = build_list(facts, context.era, list_date)
-                    publisher.submit(context, facts, published)
-                    previous = as_previous(context, published, revision=None)
+                    closed = close_list(facts, context.era, list_date)
+                    publisher.submit(context, facts, closed)
+                    previous = as_previous(context, closed.rows, revision=None)
                     played = facts.played_through
             results = publisher.results()
         report = finish_recalculation(con, run, system, scenario, results, began)

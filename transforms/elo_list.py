@@ -366,6 +366,18 @@ def assemble_list(
 ) -> pl.DataFrame:
     """The list rows at the close: ratings, categories, flags and notes (§1.5), in player_id
     order. ``sheet`` is the period's :func:`player_sheet` when the caller has it."""
+    return with_list_notes(closed_list_rows(result, facts, era, list_date, sheet), era)
+
+
+def closed_list_rows(
+    result: PeriodResult,
+    facts: PeriodFacts,
+    era: EloEra,
+    list_date: date,
+    sheet: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """The list rows at the close before their notes (see :func:`assemble_list`): every
+    column of ``LIST_COLUMNS`` but the note, and the columns the notes are read from."""
     sheet = player_sheet(facts, era) if sheet is None else sheet
     ratings = result.ratings
     listed = sheet.select(SHEET_LIST_COLUMNS)
@@ -414,8 +426,14 @@ def assemble_list(
         ),
     )
     # one query for the whole list: Polars runs its joins together, not one after another
-    listed = rows.sort("player_id").collect(engine=PERIOD_ENGINE)
-    return listed.with_columns(notes_column(listed, _list_notes(era))).select(LIST_COLUMNS)
+    return rows.sort("player_id").collect(engine=PERIOD_ENGINE)
+
+
+def with_list_notes(closed_rows: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+    """The list rows of :func:`closed_list_rows` with their notes, in ``LIST_COLUMNS``."""
+    return closed_rows.with_columns(notes_column(closed_rows, _list_notes(era))).select(
+        LIST_COLUMNS
+    )
 
 
 def variation_notes(variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
@@ -499,21 +517,51 @@ def with_versions(variations: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFra
     )
 
 
-def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
-    """Run the period and publish: list rows, variations with notes, national rankings."""
+@dataclass(frozen=True)
+class ClosedList:
+    """A list date's numbers at the close, before what only its publication needs (notes,
+    variation notes, tournament versions, rankings): all that the next list date reads."""
+
+    rows: pl.DataFrame  # closed_list_rows: LIST_COLUMNS but the note, and what notes read
+    result: PeriodResult
+    facts: PeriodFacts
+    era: EloEra
+    list_date: date
+
+
+def close_list(facts: PeriodFacts, era: EloEra, list_date: date) -> ClosedList:
+    """Run the period: every player's rating, category and flags at the close."""
     sheet = player_sheet(facts, era)
     result = compute_period(
         sheet.select(engine_player_columns(facts)),
         *engine_frames(facts.entries, facts.games),
         era,
     )
-    rows = assemble_list(result, facts, era, list_date, sheet)
+    return ClosedList(
+        closed_list_rows(result, facts, era, list_date, sheet), result, facts, era, list_date
+    )
+
+
+def publish_list(closed: ClosedList) -> PublishedList:
+    """A closed list as published: list rows and variations with their notes, rankings.
+
+    Apart from :func:`close_list` so that a replay can publish a list (on another thread)
+    while it computes the next one, which needs only the closed numbers."""
+    era = closed.era
+    rows = with_list_notes(closed.rows, era)
     return PublishedList(
         rows=rows,
-        variations=with_versions(variation_notes(result.variations, era), facts.entries),
-        rankings=rankings(ranking_input(rows, era, list_date)),
-        excluded=facts.quarantined.select("tournament_id", "reason"),
+        variations=with_versions(
+            variation_notes(closed.result.variations, era), closed.facts.entries
+        ),
+        rankings=rankings(ranking_input(rows, era, closed.list_date)),
+        excluded=closed.facts.quarantined.select("tournament_id", "reason"),
     )
+
+
+def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
+    """Run the period and publish: list rows, variations with notes, national rankings."""
+    return publish_list(close_list(facts, era, list_date))
 
 
 def imported_rows(

@@ -27,6 +27,7 @@ def _publisher(
         return WrittenList(7, True, published, context)
 
     monkeypatch.setattr(recalculate, "write_list", write_list)
+    monkeypatch.setattr(recalculate, "publish_list", lambda closed: closed)
     monkeypatch.setattr(recalculate, "list_report", lambda context, facts, published: "")
     monkeypatch.setattr(recalculate, "diff_against", lambda *args: None)
     monkeypatch.setattr(recalculate, "say", lambda message: None)
