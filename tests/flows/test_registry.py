@@ -147,7 +147,9 @@ def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
         assert con.execute("SELECT count(*) FROM unmatched_player").fetchone()[0] == 2
 
 
-def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
+def _two_players_waiting(tmp_path: Path) -> tuple[str, list[tuple]]:
+    """A warehouse with the January registry and AR-1 ingested, whose two foreign players
+    wait with provisional ids: the warehouse, and (provisional_id, fide_id) of each."""
     from flows.ingest import ingest_flow
     from flows.registry import load_registry_flow
 
@@ -173,6 +175,13 @@ def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
         waiting = con.execute(
             "SELECT provisional_id, fide_id FROM unmatched_player ORDER BY start_number"
         ).fetchall()
+    return warehouse, waiting
+
+
+def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
+    from flows.registry import load_registry_flow
+
+    warehouse, waiting = _two_players_waiting(tmp_path)
     assert len(waiting) == 2 and waiting[0][1] is not None
     (provisional, fide_id), _ = waiting
     # the July snapshot registers the first player, under his FIDE id (the name is spelled
@@ -197,31 +206,9 @@ def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
 
 
 def test_a_rematch_that_would_make_one_person_play_twice_is_left_to_the_analyst(tmp_path):
-    from flows.ingest import ingest_flow
     from flows.registry import load_registry_flow, merge_player_flow
 
-    warehouse = str(tmp_path / "w.duckdb")
-    load_registry_flow(_snapshot(tmp_path / "reg", JANUARY), date(2026, 1, 1), warehouse)
-    delivery = tmp_path / "inbox" / "d1"
-    delivery.mkdir(parents=True)
-    name = "sanichi_icu_tournament__spec_samples_krause_armstrong_2012_with_bom.tab"
-    shutil.copyfile(SHARED_TRF / name, delivery / name)
-    write_manifest(
-        delivery,
-        [
-            {
-                "tournament_id": "AR-1",
-                "file": name,
-                "system": "elo_italia",
-                "received_on": "2026-02-01",
-            }
-        ],
-    )
-    ingest_flow(str(delivery.parent), warehouse)
-    with Warehouse(warehouse).reader() as con:
-        waiting = con.execute(
-            "SELECT provisional_id, fide_id FROM unmatched_player ORDER BY start_number"
-        ).fetchall()
+    warehouse, waiting = _two_players_waiting(tmp_path)
     (first, fide_id), (second, _) = waiting
     assert fide_id is not None
     # the analyst says the second waiting player is 100001, who thus plays AR-1
