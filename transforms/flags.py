@@ -100,11 +100,12 @@ def played_through_and_activity(
 
 
 def category_rank(category: pl.Expr, era: EloEra) -> pl.Expr:
-    """Position of a category in the ladder (NC lowest); null for an unknown category."""
-    return category.replace_strict(
-        {name: index for index, name in enumerate(era.category_order)},
-        default=None,
-        return_dtype=pl.Int32,
+    """Position of a category in the ladder (NC lowest); null for an unknown category.
+
+    The ladder as an Enum: a category's physical value is its position (a third cheaper than
+    a lookup table on a list's tens of thousands of rows, and a list reads four of them)."""
+    return (
+        category.cast(pl.Enum(list(era.category_order)), strict=False).to_physical().cast(pl.Int32)
     )
 
 

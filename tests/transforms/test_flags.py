@@ -6,6 +6,7 @@ import polars as pl
 from transforms.flags import (
     activity,
     category_from_rating,
+    category_rank,
     highest_category,
     is_youth,
     months_before,
@@ -103,6 +104,20 @@ def test_categories_come_from_the_rating_and_are_never_lowered():
     ]
     kept = derived.with_columns(highest_category(["from_rating", "previous"], ERA).alias("c"))
     assert kept["c"].to_list() == ["NC", "3N", "2N", "1N", "1N", "CM", "M", "2N"]
+
+
+def test_a_category_ranks_by_its_place_in_the_ladder_and_an_unknown_one_not_at_all():
+    frame = pl.DataFrame({"category": ["NC", "2S", "1S", "3N", "2N", "1N", "CM", "M", "ZZ", None]})
+    ranks = frame.select(category_rank(pl.col("category"), ERA)).to_series()
+    assert ranks.dtype == pl.Int32
+    assert ranks.to_list() == [0, 1, 2, 3, 4, 5, 6, 7, None, None]
+    # an unknown category never outranks a known one
+    mixed = pl.DataFrame({"a": ["ZZ", None, "3N"], "b": ["NC", "2S", None]})
+    assert mixed.select(highest_category(["a", "b"], ERA)).to_series().to_list() == [
+        "NC",
+        "2S",
+        "3N",
+    ]
 
 
 def test_youth_is_under_18_on_1_january_of_the_list_year():
