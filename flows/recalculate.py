@@ -50,7 +50,7 @@ from flows.warehouse import (
     read_sql,
 )
 from transforms.diffs import list_diff
-from transforms.elo_list import ClosedList, PeriodFacts, close_list, publish_list, split_history
+from transforms.elo_list import ClosedList, close_list, publish_list, split_history
 from transforms.periods import cutoff_for, list_dates_between
 from transforms.rulebook import Rulebook
 
@@ -209,7 +209,7 @@ class BackgroundPublisher:
         finally:
             self.con.close()
 
-    def submit(self, context: PeriodContext, facts: PeriodFacts, closed: ClosedList) -> None:
+    def submit(self, context: PeriodContext, closed: ClosedList) -> None:
         """Queue a computed list (after waiting for all but the last few queued before)."""
         while len(self.finished) - self.settled >= self.MAX_WAITING:
             # also raises the first failure here, in the main thread
@@ -217,31 +217,31 @@ class BackgroundPublisher:
             self.settled += 1
         # in the flow run's context, so the progress lines also reach the run's log
         in_run = contextvars.copy_context()
-        self.finished.append(self.thread.submit(in_run.run, self._finish, context, facts, closed))
+        self.finished.append(self.thread.submit(in_run.run, self._finish, context, closed))
 
     def results(self) -> list[tuple[WrittenList, pl.DataFrame | None]]:
         """Every list's outcome, in list order, once all are finished."""
         return [finished.result() for finished in self.finished]
 
     def _finish(
-        self, context: PeriodContext, facts: PeriodFacts, closed: ClosedList
+        self, context: PeriodContext, closed: ClosedList
     ) -> tuple[WrittenList, pl.DataFrame | None]:
         if self.failure is not None:
             raise ListError(f"not written: an earlier list failed ({self.failure})")
         try:
-            return self._finish_one(context, facts, closed)
+            return self._finish_one(context, closed)
         except BaseException as error:
             self.failure = error
             raise
 
     def _finish_one(
-        self, context: PeriodContext, facts: PeriodFacts, closed: ClosedList
+        self, context: PeriodContext, closed: ClosedList
     ) -> tuple[WrittenList, pl.DataFrame | None]:
         published = publish_list(closed)
         last = self.last
         if last is not None and context.previous_date == last.context.list_date:
             context = replace(context, previous_revision=last.revision)
-        report = list_report(context, facts, published)
+        report = list_report(context, closed.facts, published)
         written = write_list(
             self.con, self.run, context, published, report, self.rows, self.in_force
         )
@@ -321,7 +321,7 @@ def recalculate_flow(
                     # the pure part, called directly: a Prefect task per list cost more than
                     # the work of a small list, and a replay has nothing to retry
                     closed = close_list(facts, context.era, list_date)
-                    publisher.submit(context, facts, closed)
+                    publisher.submit(context, closed)
                     previous = as_previous(context, closed.rows, revision=None)
                     played = facts.played_through
             results = publisher.results()

@@ -3,6 +3,7 @@
 import threading
 from dataclasses import dataclass
 from datetime import date
+from types import SimpleNamespace
 
 import duckdb
 import pytest
@@ -37,6 +38,8 @@ def _publisher(
 
 
 DATES = [date(2019, 1, 1), date(2019, 4, 1), date(2019, 7, 1), date(2019, 10, 1)]
+# a closed list as the publisher reads it (publishing and the report are stubbed out)
+CLOSED = SimpleNamespace(facts=None)
 
 
 def test_lists_are_finished_in_order_with_the_revision_written_before(monkeypatch):
@@ -45,7 +48,7 @@ def test_lists_are_finished_in_order_with_the_revision_written_before(monkeypatc
     release.set()
     with _publisher(monkeypatch, written, release) as publisher:
         for before, day in zip([None, *DATES], DATES, strict=False):
-            publisher.submit(Context(day, before, 3 if before is None else None), None, None)
+            publisher.submit(Context(day, before, 3 if before is None else None), CLOSED)
     assert [item.context.list_date for item, _ in publisher.results()] == DATES
     # the first list follows the revision read from the warehouse; the others the one written
     assert [context.previous_revision for context in written] == [3, 7, 7, 7]
@@ -59,7 +62,7 @@ def test_a_slow_writer_holds_the_computation_back(monkeypatch):
 
         def compute_and_submit() -> None:
             for day in DATES:
-                publisher.submit(Context(day, None, None), None, None)
+                publisher.submit(Context(day, None, None), CLOSED)
                 submitted.append(day)
 
         main = threading.Thread(target=compute_and_submit)
@@ -88,6 +91,6 @@ def test_after_a_failure_no_later_list_is_written(monkeypatch):
     monkeypatch.setattr(recalculate, "write_list", failing_on_the_second)
     with pytest.raises(OSError, match="disk full"), publisher:
         for day in DATES:
-            publisher.submit(Context(day, None, None), None, None)
+            publisher.submit(Context(day, None, None), CLOSED)
         publisher.results()
     assert [context.list_date for context in written] == [DATES[0]]
