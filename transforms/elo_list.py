@@ -357,18 +357,6 @@ def _list_notes(era: EloEra) -> list[NoteRule]:
     return rules
 
 
-def assemble_list(
-    result: PeriodResult,
-    facts: PeriodFacts,
-    era: EloEra,
-    list_date: date,
-    sheet: pl.DataFrame | None = None,
-) -> pl.DataFrame:
-    """The list rows at the close: ratings, categories, flags and notes (§1.5), in player_id
-    order. ``sheet`` is the period's :func:`player_sheet` when the caller has it."""
-    return with_list_notes(closed_list_rows(result, facts, era, list_date, sheet), era)
-
-
 def closed_list_rows(
     result: PeriodResult,
     facts: PeriodFacts,
@@ -376,8 +364,10 @@ def closed_list_rows(
     list_date: date,
     sheet: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """The list rows at the close before their notes (see :func:`assemble_list`): every
-    column of ``LIST_COLUMNS`` but the note, and the columns the notes are read from."""
+    """The list rows at the close: ratings, categories and flags (§1.5), in player_id order,
+    before their notes (:func:`with_list_notes`): every column of ``LIST_COLUMNS`` but the
+    note, and the columns the notes are read from. ``sheet`` is the period's
+    :func:`player_sheet` when the caller has it."""
     sheet = player_sheet(facts, era) if sheet is None else sheet
     ratings = result.ratings
     listed = sheet.select(SHEET_LIST_COLUMNS)

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from transforms.elo_list import (
     History,
     PeriodFacts,
-    assemble_list,
     build_list,
+    closed_list_rows,
     player_sheet,
     split_history,
+    with_list_notes,
     with_versions,
 )
 from transforms.elo_period import compute_period
@@ -238,8 +239,8 @@ def test_list_rows_from_ratings_in_another_order_than_the_sheet(seed: int) -> No
         ERA,
     )
     reordered = replace(result, ratings=result.ratings.reverse())
-    assert assemble_list(reordered, facts, ERA, LIST_DATE, sheet).equals(
-        assemble_list(result, facts, ERA, LIST_DATE, sheet)
+    assert with_list_notes(closed_list_rows(reordered, facts, ERA, LIST_DATE, sheet), ERA).equals(
+        with_list_notes(closed_list_rows(result, facts, ERA, LIST_DATE, sheet), ERA)
     )
 
 
