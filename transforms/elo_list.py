@@ -125,7 +125,8 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
     engine's columns, then what the list adds (names, previous list, membership, activity).
 
     A player missing from the start snapshot (registered during the period) is read from the
-    close snapshot; a player in no snapshot (foreign or unknown) carries the FIDE rating written
+    close snapshot, and one missing from the close snapshot keeps the start's FIDE rating at
+    the close; a player in no snapshot (foreign or unknown) carries the FIDE rating written
     in the tournament file, if the file gives him a FIDE id. Where the era gives newcomers a
     rating from other lists (Elo Rapid), ``entry_rating`` carries it. One query: every player
     frame of the period is joined once.
@@ -177,8 +178,12 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             pl.col("on_list_as_fide").fill_null(False),
             pl.col("total_games").fill_null(0),
             pl.col("fide_standard_rating").alias("fide_start"),
-            pl.when(registered)
+            # a player missing from the close snapshot keeps what the start one says: his
+            # absence is no news that he left the FIDE list
+            pl.when(pl.col("registered_at_close").fill_null(False))
             .then(pl.col("close_fide"))
+            .when(registered_at_start)
+            .then(pl.col("start_fide"))
             .otherwise(pl.col("file_fide"))
             .alias("fide_close"),
             pl.when(registered_at_start)

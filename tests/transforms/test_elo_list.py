@@ -162,6 +162,28 @@ def _random_facts(seed: int, two_snapshots: bool) -> PeriodFacts:
     )
 
 
+def test_a_player_missing_from_the_close_snapshot_keeps_the_fide_rating_of_the_start() -> None:
+    # FIDE 2000 in the snapshot of the period start, no row in the one of the list date (a
+    # membership not renewed, say): nothing says he left the FIDE list, so he closes with
+    # FIDE 2000 and is not re-entered into Elo Italia at the FIDE minimum less one.
+    facts = _random_facts(3, two_snapshots=True)
+    player = facts.entries.get_column("player_id")[0]
+    his_row = _registry(random.Random(3), [player]).with_columns(
+        pl.lit(2000, dtype=pl.Int32).alias("fide_standard")
+    )
+    facts = replace(
+        facts,
+        registry_start=pl.concat(
+            [facts.registry_start.filter(pl.col("player_id") != player), his_row]
+        ),
+        registry_close=facts.registry_close.filter(pl.col("player_id") != player),
+    )
+    sheet = player_sheet(facts, ERA).filter(pl.col("player_id") == player)
+    assert sheet.select("fide_start", "fide_close").row(0) == (2000, 2000)
+    listed = build_list(facts, ERA, LIST_DATE).rows.filter(pl.col("player_id") == player)
+    assert listed.select("rating", "rating_type").row(0) == (2000, "fide")
+
+
 def _shuffled(facts: PeriodFacts, seed: int) -> PeriodFacts:
     """Every frame's rows in another order; one snapshot stays one frame."""
 
