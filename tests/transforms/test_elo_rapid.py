@@ -48,6 +48,19 @@ def test_the_rapid_rulebook_holds_the_numbers_of_the_regulation() -> None:
     assert LETTERS.provisional_mark == "x"
 
 
+@pytest.mark.parametrize(
+    "list_date",
+    [date(1998, 4, 1), date(1998, 7, 1), date(2006, 1, 1), date(2006, 4, 1), date(2009, 7, 1)],
+)
+def test_the_machinery_the_rapid_list_shares_switches_with_elo_italia(list_date: date) -> None:
+    # [DEFAULT] groups of tournaments and the difference cap "as Elo Italia": from the same
+    # dates too (groups from the list of 1998-07-01, caps from 2006-04-01 and 2009-07-01)
+    italia = parse_rulebook(default_rulebook_path("elo_italia").read_bytes()).era_at(list_date)
+    rapid = RAPID.era_at(list_date)
+    shared = ("groups_enabled", "group_size", "group_min_k", "difference_cap")
+    assert [getattr(rapid, name) for name in shared] == [getattr(italia, name) for name in shared]
+
+
 def test_letters_start_with_the_list_of_2006_01_01() -> None:
     before = RAPID.era_at(date(2005, 10, 1)).letters
     after = RAPID.era_at(date(2006, 1, 1)).letters
