@@ -490,11 +490,11 @@ def _sequence(player: pl.Expr, counted: pl.Expr) -> pl.Expr:
 
 
 def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
-    """Number each player's tournaments that have counted games and put them in waves (§1.4):
-    by end date, start date and id (the entry key follows the id within a player); wave w
-    holds tournaments w*size+1 .. (w+1)*size. The rows keep their order: the numbering runs
-    on the two columns it needs, taken in turn order, and comes back by the inverse turn
-    (cheaper than sorting the whole frame there and back)."""
+    """Number each player's tournaments that have counted games (or all of them, as the era
+    says) and put them in waves (§1.4): by end date, start date and id (the entry key follows
+    the id within a player); wave w holds tournaments w*size+1 .. (w+1)*size. The rows keep
+    their order: the numbering runs on the two columns it needs, taken in turn order, and
+    comes back by the inverse turn (cheaper than sorting the whole frame there and back)."""
     turn, sequence, wave = _sequence_expressions(era)
     return entries.with_columns(turn).with_columns(sequence).with_columns(wave).drop("_turn")
 
@@ -502,19 +502,20 @@ def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
 @per_era
 def _sequence_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """The stages of :func:`_sequenced`, built once per era (each period used to build them
-    again: a few hundred microseconds of Python a period)."""
+    again: a few hundred microseconds of Python a period). A tournament takes a place in the
+    order when the player has counted games there, or always when the era says so."""
     turn = pl.col("_turn")
-    counted = pl.col("games").is_not_null()
+    numbered = pl.col("games").is_not_null() | pl.lit(era.group_counts_tournaments_without_games)
     return (
         pl.arg_sort_by(
             ["player_code", "end_date", "start_date", "entry_key"], nulls_last=True
         ).alias("_turn"),
-        _sequence(pl.col("player_code").gather(turn), counted.gather(turn))
+        _sequence(pl.col("player_code").gather(turn), numbered.gather(turn))
         .gather(turn.arg_sort())
         .alias("sequence"),
-        pl.when(counted & pl.col("grouped"))
+        pl.when(numbered & pl.col("grouped"))
         .then((pl.col("sequence") - 1) // era.group_size)
-        .when(counted)
+        .when(numbered)
         .then(0)
         .otherwise(None)
         .cast(pl.Int32)

@@ -86,6 +86,9 @@ class EloEra:
     groups_enabled: bool
     group_size: int
     group_min_k: int
+    # a tournament where the player has no counted game (only unplayed ones) takes a place in
+    # his order of tournaments, pushing the later ones into later groups
+    group_counts_tournaments_without_games: bool
     rounding: str
     fide_holders_leave_list: bool  # §1.3/§1.5: FIDE-rated players are rated by FIDE only
     fide_minimum: int
@@ -340,6 +343,9 @@ def _era(reader: EraReader, tables: dict[str, Any], system: str) -> EloEra:
         groups_enabled=reader.flag("groups.enabled"),
         group_size=reader.integer("groups.size", 1, 100),
         group_min_k=reader.integer("groups.min_k", 0, 100),
+        group_counts_tournaments_without_games=reader.flag(
+            "groups.count_tournaments_without_games"
+        ),
         rounding=reader.choice("rounding.mode", ROUNDING_MODES),
         fide_holders_leave_list=reader.flag("fide.holders_leave_list"),
         fide_minimum=reader.integer("fide.minimum", 1, 3000),

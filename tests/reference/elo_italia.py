@@ -20,7 +20,8 @@ The semantics, in the order they are applied:
 4. K is fixed for the period: everyone zero, else the registry K, else newcomer / high / default.
 5. Per tournament V = K x sum(W - We); a first place (ties included) turns a negative V into 0.
 6. Groups of tournaments: from the second group on the player's own rating is the frozen rating
-   plus the rounded sum of the applied V of the earlier groups.
+   plus the rounded sum of the applied V of the earlier groups. A tournament without counted
+   games takes a place in the player's order only when the era says so.
 7. The period sum is rounded once, halves away from zero.
 8. At the close a FIDE rating wins; a player who lost FIDE re-enters at the minimum - 1.
 
@@ -189,7 +190,7 @@ def reference_period(
             tid = entry["tournament_id"]
             its_games = counted.get((tid, pid), [])
             is_winner = entry["points"] == best[tid]
-            if not its_games:
+            if not its_games and not era.group_counts_tournaments_without_games:
                 variations.append(
                     {
                         "tournament_id": tid,

@@ -154,6 +154,10 @@ def era_choices() -> list[tuple[str, EloEra]]:
         ("2009 min_k 0", dataclasses.replace(base, group_min_k=0)),
         ("2009 cap 100, groups of 2", dataclasses.replace(base, difference_cap=100, group_size=2)),
         (
+            "2009 groups of 2 counting tournaments without games",
+            dataclasses.replace(base, group_size=2, group_counts_tournaments_without_games=True),
+        ),
+        (
             "2009 no registry K",
             dataclasses.replace(base, k=dataclasses.replace(base.k, registry_override=False)),
         ),

@@ -524,19 +524,10 @@ def test_groups_off_before_1998_06_01_and_when_disabled() -> None:
     check(result.rating("P"), frozen=1500, k=30, games=6, hundredths=4140, change=41, rating=1541)
 
 
-def test_third_wave_uses_the_rounded_sum_of_all_earlier_tournaments() -> None:
-    # P 1500, 10 prior games -> K = 30. O 1500 and Q 1490, established. P wins every game.
-    # 9 tournaments with counted games, plus F: a forfeit-only tournament (no game played),
-    # ending first; it takes no place in the sequence.
-    # Wave 0 (seq 1-4): 3 wins vs O (D = 0, We 0.50: 30*0.50 = 15.00 each) and 1 win vs Q
-    #   (D = +10, |D| in 4-10 -> We 0.51: 30*0.49 = 14.70): 4500 + 1470 = 5970 -> 59.70.
-    #   Own rating of wave 1 = 1500 + round(59.70) = 1560.
-    # Wave 1 (seq 5-8): 6 wins vs O (seq 5 has three games), D = +60, |D| in 54-61 -> We 0.58:
-    #   30 * 0.42 = 12.60 each -> 6 * 1260 = 7560 -> 75.60.
-    #   Own rating of wave 2 = 1500 + round(59.70 + 75.60) = 1500 + round(135.30) = 1635.
-    #   (Rounding wave by wave would give 1500 + 60 + 76 = 1636.)
-    # Wave 2 (seq 9): D = +135, |D| in 130-137 -> We 0.68: 30 * 0.32 = 9.60 -> 960.
-    # Sum 5970 + 7560 + 960 = 14490 -> 144.90 -> +145 -> 1645.
+def nine_tournaments_after_a_forfeit(the_era: EloEra) -> Period:
+    """P (1500, 10 prior games: K = 30) wins every game: F, where his only game was not
+    played, then A1-A9 on the following days against O 1500 and Q 1490 (A5: three games)."""
+
     def t(tid: str, day: int, games: list[tuple[str, str, float]]) -> Tournament:
         opponents = {b: 0.0 for _, b, _ in games}
         end = date(2014, 9, 1) + timedelta(days=day)
@@ -555,12 +546,24 @@ def test_third_wave_uses_the_rounded_sum_of_all_earlier_tournaments() -> None:
         t("A8", 8, [won_o]),
         t("A9", 9, [won_o]),
     ]
-    period = Period(
-        [player("P", 1500, total_games=10), player("O", 1500), player("Q", 1490)],
-        tournaments,
-        era(2015, 1, 1),
-    )
-    result = period.run()
+    players = [player("P", 1500, total_games=10), player("O", 1500), player("Q", 1490)]
+    return Period(players, tournaments, the_era)
+
+
+def test_third_wave_uses_the_rounded_sum_of_all_earlier_tournaments() -> None:
+    # P 1500, 10 prior games -> K = 30. O 1500 and Q 1490, established. P wins every game.
+    # 9 tournaments with counted games, plus F: a forfeit-only tournament (no game played),
+    # ending first; it takes no place in the sequence.
+    # Wave 0 (seq 1-4): 3 wins vs O (D = 0, We 0.50: 30*0.50 = 15.00 each) and 1 win vs Q
+    #   (D = +10, |D| in 4-10 -> We 0.51: 30*0.49 = 14.70): 4500 + 1470 = 5970 -> 59.70.
+    #   Own rating of wave 1 = 1500 + round(59.70) = 1560.
+    # Wave 1 (seq 5-8): 6 wins vs O (seq 5 has three games), D = +60, |D| in 54-61 -> We 0.58:
+    #   30 * 0.42 = 12.60 each -> 6 * 1260 = 7560 -> 75.60.
+    #   Own rating of wave 2 = 1500 + round(59.70 + 75.60) = 1500 + round(135.30) = 1635.
+    #   (Rounding wave by wave would give 1500 + 60 + 76 = 1636.)
+    # Wave 2 (seq 9): D = +135, |D| in 130-137 -> We 0.68: 30 * 0.32 = 9.60 -> 960.
+    # Sum 5970 + 7560 + 960 = 14490 -> 144.90 -> +145 -> 1645.
+    result = nine_tournaments_after_a_forfeit(era(2015, 1, 1)).run()
     rows = result.counted_variations("P")
     assert rows["tournament_id"].to_list() == [f"A{i}" for i in range(1, 10)]
     assert rows["sequence"].to_list() == list(range(1, 10))
@@ -586,6 +589,39 @@ def test_third_wave_uses_the_rounded_sum_of_all_earlier_tournaments() -> None:
         hundredths=14490,
         change=145,
         rating=1645,
+    )
+
+
+def test_a_tournament_without_counted_games_takes_a_place_when_the_era_says_so() -> None:
+    # As above, with groups.count_tournaments_without_games: F (no game played) is P's
+    # tournament 1, with V = 0, so A1-A3 are 2-4, A4-A7 are 5-8 and A8-A9 are 9-10.
+    # Wave 0: A1 15.00 + A2 14.70 + A3 15.00 = 4470 -> 44.70; own of wave 1 = 1545.
+    # Wave 1: D = +45, |D| in 40-46 -> We 0.56: 30 * 0.44 = 13.20 a game, six games -> 7920.
+    #   Own of wave 2 = 1500 + round(44.70 + 79.20) = 1500 + round(123.90) = 1624.
+    # Wave 2: D = +124, |D| in 122-129 -> We 0.67: 30 * 0.33 = 9.90 a game -> 990 + 990.
+    # Sum 4470 + 7920 + 1980 = 14370 -> 143.70 -> +144 -> 1644 (1645 without the option).
+    counting = replace(era(2015, 1, 1), group_counts_tournaments_without_games=True)
+    result = nine_tournaments_after_a_forfeit(counting).run()
+    rows = result.variations.filter(pl.col("player_id") == "P").sort("sequence")
+    assert rows["tournament_id"].to_list() == ["F"] + [f"A{i}" for i in range(1, 10)]
+    assert rows["sequence"].to_list() == list(range(1, 11))
+    assert rows["wave"].to_list() == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]
+    assert rows["own_rating"].to_list() == [1500] * 4 + [1545] * 4 + [1624] * 2
+    assert rows["games"].to_list() == [0, 1, 1, 1, 1, 3, 1, 1, 1, 1]
+    assert rows["applied_hundredths"].to_list() == [
+        0,
+        1500,
+        1470,
+        1500,
+        1320,
+        3960,
+        1320,
+        1320,
+        990,
+        990,
+    ]
+    check(
+        result.rating("P"), frozen=1500, k=30, games=11, hundredths=14370, change=144, rating=1644
     )
 
 
