@@ -103,8 +103,11 @@ def prepare_delivery(
     usable = [
         row
         for row in typed.iter_rows(named=True)
-        # without a unique id there is nothing to attach a version to: the rejection says why
-        if row["tournament_id"] is not None and row["tournament_id"] not in repeated_ids
+        # without a unique id there is nothing to attach a version to, and without a file name
+        # nothing to read: the manifest's rejection of the row says why
+        if row["tournament_id"] is not None
+        and row["tournament_id"] not in repeated_ids
+        and row["file"] is not None
     ]
     files = {row["tournament_id"]: delivery.files.get(row["file"] or "") for row in usable}
     parsed = {tid: parse_trf(file.content) for tid, file in files.items() if file is not None}

@@ -8,6 +8,7 @@ file untouched (see STACK-NOTES.md, "Locking").
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import shutil
@@ -173,8 +174,13 @@ def insert_frame(
     con.register("_incoming_frame", frame.to_arrow())
     try:
         execute(con, f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _incoming_frame")
-    finally:
-        con.unregister("_incoming_frame")
+    except BaseException:
+        # after a failed statement the transaction refuses everything, unregistering too:
+        # the insert's own error is the one to report
+        with contextlib.suppress(duckdb.Error):
+            con.unregister("_incoming_frame")
+        raise
+    con.unregister("_incoming_frame")
     return frame.height
 
 

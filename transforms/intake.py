@@ -129,7 +129,9 @@ def validate_parsed(parsed: dict[str, ParsedTrf]) -> dict[str, pl.DataFrame]:
             continue
         result = validate(model, frame, line_column=line_column, carry=("tournament_id",))
         found.append(result.problems)
-    problems = pl.concat(found) if found else empty_problems()
+    if not found:
+        return {tournament_id: empty_problems() for tournament_id in parsed}
+    problems = pl.concat(found)
     whole_batch = problems.filter(pl.col("tournament_id").is_null()).drop("tournament_id")
     return {
         tournament_id: pl.concat(
@@ -322,15 +324,36 @@ def build_intake(
     )
     played_games = parsed.games.filter(pl.col("played")).height // 2
     header.update({"players": parsed.players.height, "played_games": played_games, **provenance})
+    entries, games = matched.select(ENTRY_COLUMNS), parsed.games.select(GAME_COLUMNS)
+    if _seats_repeat(entries, games):
+        # the warehouse keys a tournament's rows by start number (and round): a file that
+        # seats two players at one number (an error above) keeps its header, its problems and
+        # its archived bytes, but no rows, which could not be told apart
+        entries, games, unmatched = entries.clear(), games.clear(), unmatched.clear()
+        kept_out = problem(
+            "the players and games of this file are not stored while a start number is used "
+            "twice: correct the file and deliver it again",
+            field="start number",
+            severity="warning",
+        )
+        problems = pl.concat([problems, _tagged(problems_frame([kept_out]), "trf", trf_name)])
     return TournamentIntake(
         tournament_id=tournament_id,
         status=status,
         version_key=key,
         header=header,
-        entries=matched.select(ENTRY_COLUMNS),
-        games=parsed.games.select(GAME_COLUMNS),
+        entries=entries,
+        games=games,
         problems=problems,
         unmatched=unmatched,
+    )
+
+
+def _seats_repeat(entries: pl.DataFrame, games: pl.DataFrame) -> bool:
+    """Whether two entries share a start number, or two games a start number and round."""
+    return bool(
+        entries.get_column("start_number").is_duplicated().any()
+        or games.select(pl.struct("start_number", "round").is_duplicated().any()).item()
     )
 
 

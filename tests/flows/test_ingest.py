@@ -136,6 +136,53 @@ def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
     assert ok_games > 0
 
 
+def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_path):
+    # One good delivery beside three that used to stop the whole ingest: one whose only file
+    # is missing (nothing parsed at all), one whose only row has no file name, and one whose
+    # file seats two players at start number 136 (its rows cannot be keyed).
+    from flows.ingest import ingest_flow
+
+    inbox = tmp_path / "inbox"
+    good, missing, blank, seated_twice = (inbox / name for name in ("a", "b", "c", "d"))
+    row = {"system": "elo_italia", "received_on": "2026-04-02"}
+    good.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, good / ERRAL)
+    write_manifest(good, [{**row, "tournament_id": "OK-1", "file": ERRAL}])
+    write_manifest(missing, [{**row, "tournament_id": "GONE-1", "file": "missing.trf"}])
+    write_manifest(blank, [{**row, "tournament_id": "BLANK-1", "file": ""}])
+    lines = (SHARED_TRF / ERRAL).read_text(encoding="ascii").splitlines(keepends=True)
+    last = next(i for i, line in enumerate(lines) if line.startswith("001  137 "))
+    lines[last] = lines[last].replace("001  137 ", "001  136 ", 1)
+    seated_twice.mkdir()
+    (seated_twice / "twice.trf").write_text("".join(lines), encoding="ascii")
+    write_manifest(seated_twice, [{**row, "tournament_id": "TWICE-1", "file": "twice.trf"}])
+    warehouse = tmp_path / "w.duckdb"
+
+    counts = ingest_flow(str(inbox), str(warehouse))
+
+    assert counts["deliveries"] == 4
+    assert (counts["tournaments_accepted"], counts["tournaments_quarantined"]) == (1, 2)
+    with Warehouse(warehouse).reader() as con:
+        status = dict(con.execute("SELECT tournament_id, status FROM tournament").fetchall())
+        blank_rejection = con.execute(
+            "SELECT line_no, reason FROM rejection WHERE file_name = 'manifest.csv' "
+            "AND field = 'file' AND tournament_id IS NULL"
+        ).fetchall()
+        twice = con.execute(
+            "SELECT line_no FROM rejection WHERE tournament_id = 'TWICE-1' "
+            "AND field = 'start number' ORDER BY line_no"
+        ).fetchall()
+        stored = dict(
+            con.execute(
+                "SELECT tournament_id, count(*) FROM tournament_entry GROUP BY ALL"
+            ).fetchall()
+        )
+    assert status == {"OK-1": "accepted", "GONE-1": "quarantined", "TWICE-1": "quarantined"}
+    assert blank_rejection == [(2, "file is required and is empty")]
+    assert twice == [(last,), (last + 1,)]  # the two lines of start number 136
+    assert stored == {"OK-1": 137}  # nothing of TWICE-1 but its version, problems and file
+
+
 def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
     from flows.ingest import ingest_flow
 
