@@ -18,8 +18,9 @@ tournament cannot be rated as delivered; ``warning`` is information for the arbi
 Choices worth knowing:
 
 * ``games`` is the full players x rounds grid; rounds without an entry are
-  ``kind="unpaired"`` with score 0. ``rounds`` is the larger of the declared count
-  (``XXR`` or the TRF-26 ``142`` record) and the round entries actually written.
+  ``kind="unpaired"`` with score 0. ``rounds`` is the number of round entries actually
+  written; a different count declared in the header (``XXR`` or the TRF-26 ``142`` record)
+  is reported.
 * An entry with a colour marker but no result (ICU writes ``"0000 -  "`` or
   ``"     -  "`` for byes whose value it leaves to the points column) is read as not
   paired and reported; the points check then shows what the file's total assumed.
@@ -982,17 +983,19 @@ def parse_trf(raw: bytes) -> ParsedTrf:
     players, player_problems = _players(p001)
     problems += player_problems
 
-    observed = _observed_rounds(p001)
+    # the rounds are those the player lines hold: a header's count says what was planned (a
+    # typo, or a file cut short, would otherwise add rounds nobody played, and carry a small
+    # tournament past a minimum number of rounds)
+    rounds = _observed_rounds(p001)
     declared = header.declared_rounds
-    rounds = max(declared or 0, observed)
-    if declared is not None and observed > declared:
+    if declared is not None and rounds != declared:
         problems.append(
             _problem(
                 header.rounds_line,
                 "number of rounds",
                 str(declared),
-                f"the player lines hold results for {observed} rounds but the header "
-                f"declares {declared}",
+                f"the header declares {declared} rounds but the player lines hold results for "
+                f"{rounds}: the tournament has {rounds}",
                 WARNING,
             )
         )

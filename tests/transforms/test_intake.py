@@ -1,8 +1,10 @@
+from dataclasses import replace
 from datetime import date
 
 import polars as pl
 
 from transforms.intake import ACCEPTED, QUARANTINED, build_intake, validate_parsed
+from transforms.rulebook import Rulebook, default_rulebook_path, parse_rulebook
 from transforms.trf import parse_trf
 from transforms.trf_writer import TrfHeader, render_trf
 
@@ -37,7 +39,12 @@ ROW = {
 }
 
 
-def _intake(second_fide_id: int):
+def _intake(
+    second_fide_id: int,
+    header: TrfHeader = HEADER,
+    row: dict[str, object] = ROW,
+    rulebook: Rulebook | None = None,
+):
     players = pl.DataFrame(
         {
             "start_number": [1, 2],
@@ -61,10 +68,10 @@ def _intake(second_fide_id: int):
             "result_code": ["1", "0"],
         }
     )
-    parsed = parse_trf(render_trf(HEADER, players, games).encode())
+    parsed = parse_trf(render_trf(header, players, games).encode())
     problems = validate_parsed({"T-1": parsed})["T-1"]
     return build_intake(
-        ROW,
+        row,
         "manifest.csv",
         "0" * 64,
         parsed,
@@ -74,6 +81,7 @@ def _intake(second_fide_id: int):
         REGISTRY,
         NO_MERGES,
         "ITA",
+        rulebook=rulebook,
     )
 
 
@@ -91,3 +99,15 @@ def test_two_start_numbers_resolving_to_one_player_quarantine_the_tournament():
     assert intake.status == QUARANTINED
     reasons = intake.errors.get_column("reason").to_list()
     assert any("start numbers 1, 2 are all player 100001" in reason for reason in reasons)
+
+
+def test_a_rapid_tournament_has_the_rounds_its_file_holds_not_those_its_header_declares():
+    # XXR 9, one round written: valid for Elo Rapid only with 6 rounds played, so the header's
+    # 9 must not carry it past the minimum (the 2 players are too few as well)
+    rapid = parse_rulebook(default_rulebook_path("elo_rapid").read_bytes())
+    intake = _intake(2500002, replace(HEADER, rounds=9), {**ROW, "system": "elo_rapid"}, rapid)
+    assert intake.status == QUARANTINED
+    assert intake.header["rounds"] == 1
+    reasons = dict(intake.problems.select("field", "reason").rows())
+    assert reasons["rounds"] == "not valid for elo_rapid: 1 rounds, at least 6 required"
+    assert "declares 9 rounds" in reasons["number of rounds"]

@@ -55,12 +55,13 @@ SKLANGEN = "sklangen_TRF__tests_example1.trf"
 # file: (players, rounds, played pairs, format, encoding, is_team, warnings, start, end)
 # How each number was checked: see the module docstring; notes per file below.
 EXPECTED: dict[str, tuple[int, int, int, str, str, bool, int, date | None, date | None]] = {
-    # XXR 9 but only 5 round blocks written (tournament in progress); 178 played rows.
-    COMPETICHESS: (52, 9, 89, "TRF-16", "utf-8", False, 0, date(2010, 9, 24), date(2010, 10, 2)),
+    # XXR 9 but only 5 round blocks written (tournament in progress): 5 rounds, and a warning
+    # that the header declares 9; 178 played rows.
+    COMPETICHESS: (52, 5, 89, "TRF-16", "utf-8", False, 1, date(2010, 9, 24), date(2010, 10, 2)),
     # 142 14 and 14 blocks; 2060 played rows; team records 013/240/.../802 present.
     MOLRN_TRF26: (249, 14, 1030, "TRF-26", "utf-8", True, 0, date(2024, 1, 1), date(2024, 1, 14)),
-    # 142 3 but 2 blocks; 310 team lines with UTF-8 names; no 042/052 records.
-    SHARLY_TEAM: (8, 3, 8, "TRF-26", "utf-8", True, 0, None, None),
+    # 142 3 but 2 blocks (2 rounds, a warning); 310 team lines with UTF-8 names; no 042/052.
+    SHARLY_TEAM: (8, 2, 8, "TRF-26", "utf-8", True, 1, None, None),
     # 042 08/04/2018 .. 052 10/06/2018, day first (132 round dates 18/04/08 .. agree).
     ERRAL: (137, 7, 396, "TRF-16", "utf-8", False, 0, date(2018, 4, 8), date(2018, 6, 10)),
     # 042 11.09.26 / 052 12.04.01: only yy.mm.dd keeps start <= end.
@@ -200,10 +201,14 @@ def test_competichess_by_hand() -> None:
     assert (g["opponent"], g["color"], g["kind"], g["score"]) == (None, None, "bye", 0.5)
     # line 61: player 48 round 4 "0000 - U" (pairing-allocated bye)
     assert (_game(parsed, 48, 4)["result_code"], _game(parsed, 48, 4)["score"]) == ("U", 1.0)
-    # line 41: player 28 has five "0000 - Z" then nothing (XXR 9)
+    # line 41: player 28 has five "0000 - Z" then nothing: the file holds 5 rounds, not the
+    # 9 its XXR record declares (line 13)
     p28 = parsed.games.filter(pl.col("start_number") == 28).sort("round")
-    assert p28["result_code"].to_list() == ["Z"] * 5 + [""] * 4
-    assert p28["kind"].to_list() == ["bye"] * 5 + ["unpaired"] * 4
+    assert p28["result_code"].to_list() == ["Z"] * 5
+    assert p28["kind"].to_list() == ["bye"] * 5
+    assert _warnings(parsed).select("line_no", "field", "value").rows() == [
+        (13, "number of rounds", "9")
+    ]
     p1 = _player(parsed, 1)
     assert p1["line_no"] == 14
     assert (p1["name"], p1["sex"], p1["title"], p1["rating"]) == ("Mirzoev Azer", "M", "g", 2527)
@@ -242,8 +247,9 @@ def test_sharly_team_by_hand() -> None:
     # line 13: player 8 round 2 "2 w ="
     g = _game(parsed, 8, 2)
     assert (g["opponent"], g["color"], g["result_code"], g["score"]) == (2, "w", "=", 0.5)
-    # 142 3: round 3 exists but nobody has an entry yet
-    assert parsed.games.filter(pl.col("round") == 3)["kind"].unique().to_list() == ["unpaired"]
+    # 142 3, but nobody has an entry in round 3 yet: the file holds 2 rounds
+    assert parsed.games["round"].unique().sort().to_list() == [1, 2]
+    assert _warnings(parsed).select("field", "value").rows() == [("number of rounds", "3")]
 
 
 def test_erral_by_hand() -> None:
@@ -669,7 +675,7 @@ def test_national_lines_and_team_flag() -> None:
     assert (t["is_team"], t["format"], t["rounds"]) == (True, "TRF-26", 1)
 
 
-def test_rounds_is_max_of_declared_and_observed() -> None:
+def test_rounds_are_those_the_player_lines_hold() -> None:
     raw = trf(
         line001(1, "A", 1.0, [entry(2, "w", "1"), " " * 8, entry(None, "-", "Z")]),
         line001(2, "B", 0.0, [entry(1, "b", "0")]),
@@ -679,14 +685,32 @@ def test_rounds_is_max_of_declared_and_observed() -> None:
     assert parsed.tournament["rounds"].to_list() == [3]
     assert parsed.games.height == 6
     warn = _warnings(parsed).select("line_no", "reason").rows()
-    assert warn == [(2, "the player lines hold results for 3 rounds but the header declares 2")]
+    assert warn == [
+        (
+            2,
+            "the header declares 2 rounds but the player lines hold results for 3: the "
+            "tournament has 3",
+        )
+    ]
+    # a typo (or a file cut short) declaring more rounds adds none that nobody played
+    typo = parse_trf(
+        trf(
+            line001(1, "A", 1.0, [entry(2, "w", "1")]),
+            line001(2, "B", 0.0, [entry(1, "b", "0")]),
+            header=("012 X", "XXR 99"),
+        )
+    )
+    assert typo.tournament["rounds"].to_list() == [1]
+    assert typo.games.height == 2
+    assert _warnings(typo).select("line_no", "value").rows() == [(2, "99")]
 
 
 def test_declared_rounds_from_xxr_and_142() -> None:
     body = [line001(1, "A", 0.0), line001(2, "B", 0.0)]
     both = parse_trf(trf(*body, header=("012 X", "XXR 5", "142 7")))
-    assert both.tournament["rounds"].to_list() == [7]
-    assert both.problems.height == 0
+    # the larger declared count is the one compared with the rounds written (none here)
+    assert both.tournament["rounds"].to_list() == [0]
+    assert _warnings(both).select("line_no", "value").rows() == [(3, "7")]
     bad = parse_trf(trf(*body, header=("012 X", "XXR nine")))
     assert bad.tournament["rounds"].to_list() == [0]
     assert _warnings(bad).select("line_no", "field").rows() == [(2, "number of rounds")]
