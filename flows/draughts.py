@@ -33,7 +33,7 @@ from flows.lists import (
 from flows.registry import RegistryKind, checked_csv, load_snapshot
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
-from flows.writes import archive_files, record_problems
+from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
 from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow, FidPlayer
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 from schemas.problems import problem, problems_frame
@@ -137,7 +137,7 @@ def ingest_delivery(
     run: RunRecord,
     delivery: DraughtsDelivery,
     registered: pl.DataFrame,
-    versions: dict[str, tuple[int, set[str]]],
+    known: KnownTournaments,
 ) -> dict[str, int]:
     """Check and store every tournament of one draughts delivery (a new version if changed)."""
     counts = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
@@ -167,6 +167,21 @@ def ingest_delivery(
         tournament_id, name = row["tournament_id"], row["file"]
         if tournament_id is None or name is None:
             continue  # nothing to attach a version to: the rejection says why
+        taken = known.taken_by_other_game(tournament_id, "draughts")
+        if taken is not None:
+            counts["rejections"] += record_problems(
+                con,
+                run.run_id,
+                _tagged(
+                    problems_frame(
+                        [problem(taken, "tournament_id", tournament_id, row["line_no"])]
+                    ),
+                    "draughts tournaments",
+                    listing.file,
+                    tournament_id,
+                ),
+            )[0]
+            continue
         file = delivery.files.get(name)
         status = "quarantined" if row["line_no"] in bad_lines else "accepted"
         sides = entries = pl.DataFrame()
@@ -211,12 +226,11 @@ def ingest_delivery(
             )
             counts["rejections"] += record_problems(con, run.run_id, game_errors)[0]
         key = _version_key(row, file.sha256 if file else None)
-        latest, keys = versions.get(tournament_id, (0, set()))
+        _, keys = known.versions.get(tournament_id, (0, set()))
         if key in keys:
             counts["unchanged"] += 1
             continue
-        version = latest + 1
-        versions[tournament_id] = (version, keys | {key})
+        version = known.add(tournament_id, key, "draughts", file.sha256 if file else None)
         if file is not None:
             archive_files(con, run.run_id, [(file, "draughts games")])
         played = sides.filter(pl.col("played")).height // 2 if sides.height else 0
@@ -288,10 +302,9 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
     totals = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
     with Warehouse(warehouse).transaction() as con:
         registered = query_frame(con, read_sql("queries/rubele/fid_identity.sql"))
-        known = query_frame(con, read_sql("queries/tournament_version_keys.sql"))
-        versions = {tid: (latest, set(keys)) for tid, latest, keys in known.rows()}
+        known = known_tournaments(con)
         for number, folder in enumerate(folders, start=1):
-            counts = ingest_delivery(con, run, read_draughts_delivery(folder), registered, versions)
+            counts = ingest_delivery(con, run, read_draughts_delivery(folder), registered, known)
             for name, value in counts.items():
                 totals[name] += value
             say(f"  [{number}/{len(folders)}] {folder.name}: {counts}")

@@ -20,9 +20,9 @@ from flows.lists import load_rulebook
 from flows.report import ingest_report
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
-from flows.writes import archive_files, record_problems
+from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
 from schemas.inputs import CHESS_SYSTEMS, ManifestRow
-from schemas.problems import empty_problems
+from schemas.problems import empty_problems, problem, problems_frame
 from schemas.validation import validate
 from transforms.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
 from transforms.manifest import parse_arbiter_ratings, type_manifest
@@ -39,9 +39,9 @@ class MatchingContext:
 
     registry_identity: pl.DataFrame
     merges: pl.DataFrame
-    # tournament_id -> (latest version, every version key seen): an inbox is cumulative, so a
-    # delivery already ingested must stay "unchanged" even after a later correction.
-    versions: dict[str, tuple[int, set[str]]]
+    # every tournament id with its versions (an inbox is cumulative, so a delivery already
+    # ingested must stay "unchanged" even after a later correction), game and latest file
+    known: KnownTournaments
     # each system's rulebook: the size conditions of a valid tournament (Elo Rapid)
     rulebooks: dict[str, Rulebook] = field(default_factory=dict)
 
@@ -59,11 +59,10 @@ class DeliveryOutcome:
 def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
     snapshots = query_frame(con, read_sql("queries/registry_identity.sql"))
     merges = query_frame(con, "SELECT provisional_id, player_id FROM player_merge")
-    known = query_frame(con, read_sql("queries/tournament_version_keys.sql"))
     return MatchingContext(
         registry_identity=latest_identity(snapshots),
         merges=merges,
-        versions={tid: (latest, set(keys)) for tid, latest, keys in known.rows()},
+        known=known_tournaments(con),
         rulebooks={system: load_rulebook(system) for system in CHESS_SYSTEMS},
     )
 
@@ -109,6 +108,24 @@ def prepare_delivery(
         and row["tournament_id"] not in repeated_ids
         and row["file"] is not None
     ]
+    taken = [
+        (row, reason)
+        for row in usable
+        if (reason := context.known.taken_by_other_game(row["tournament_id"], "chess"))
+    ]
+    if taken:
+        outcome.manifest_problems = pl.concat(
+            [
+                outcome.manifest_problems,
+                problems_frame(
+                    [
+                        problem(reason, "tournament_id", row["tournament_id"], row["line_no"])
+                        for row, reason in taken
+                    ]
+                ),
+            ]
+        )
+        usable = [row for row in usable if all(row is not other for other, _ in taken)]
     files = {row["tournament_id"]: delivery.files.get(row["file"] or "") for row in usable}
     parsed = {tid: parse_trf(file.content) for tid, file in files.items() if file is not None}
     schema_problems = validate_parsed(parsed)
@@ -131,12 +148,27 @@ def prepare_delivery(
             manifest_rejected=row["line_no"] in lines_with_errors,
             rulebook=context.rulebooks.get(str(row["system"])),
         )
-        latest, keys = context.versions.get(tournament_id, (0, set()))
+        _, keys = context.known.versions.get(tournament_id, (0, set()))
         if intake.version_key in keys:
             outcome.unchanged.append(tournament_id)
             continue
-        context.versions[tournament_id] = (latest + 1, keys | {intake.version_key})
-        outcome.intakes.append(intake.with_version(latest + 1))
+        twin = context.known.same_file_as(tournament_id, file.sha256 if file else None)
+        if twin is not None:
+            intake = intake.quarantined_for(
+                problem(
+                    f"this file is the very file of tournament {twin}: its games would be rated "
+                    "twice (deliver it under one id only)",
+                    "file",
+                    row["file"],
+                    row["line_no"],
+                ),
+                source="manifest",
+                file_name=delivery.manifest.file.name,
+            )
+        version = context.known.add(
+            tournament_id, intake.version_key, "chess", file.sha256 if file else None
+        )
+        outcome.intakes.append(intake.with_version(version))
     return outcome
 
 

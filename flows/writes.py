@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import duckdb
 import polars as pl
 
 from flows.inputs import InputFile
-from flows.warehouse import execute, read_sql
+from flows.warehouse import execute, query_frame, read_sql
 
 RECORD_COLUMNS = [
     "severity",
@@ -19,6 +21,61 @@ RECORD_COLUMNS = [
     "reason",
     "tournament_id",
 ]
+
+
+@dataclass
+class KnownTournaments:
+    """The tournament ids the warehouse already holds (chess and draughts share one list of
+    ids), read once inside an ingest's transaction and kept current as it adds versions."""
+
+    versions: dict[str, tuple[int, set[str]]]  # id -> (latest version, every version key)
+    games: dict[str, str]  # id -> "chess" or "draughts"
+    files: dict[str, str]  # SHA-256 of a latest version's file -> its tournament id
+
+    def taken_by_other_game(self, tournament_id: str, game: str) -> str | None:
+        """Why ``tournament_id`` cannot be a ``game`` tournament, or None when it can."""
+        other = self.games.get(tournament_id)
+        if other is None or other == game:
+            return None
+        return (
+            f"tournament id {tournament_id} is already a {other} tournament in this warehouse: "
+            f"chess and draughts tournaments share one list of ids, so this {game} tournament "
+            "needs another id"
+        )
+
+    def same_file_as(self, tournament_id: str, file_sha256: str | None) -> str | None:
+        """The other tournament whose latest version is this very file, if any."""
+        other = self.files.get(file_sha256) if file_sha256 else None
+        return other if other is not None and other != tournament_id else None
+
+    def add(self, tournament_id: str, key: str, game: str, file_sha256: str | None) -> int:
+        """Record a new version of ``tournament_id``; returns its number."""
+        latest, keys = self.versions.get(tournament_id, (0, set()))
+        self.versions[tournament_id] = (latest + 1, keys | {key})
+        self.games.setdefault(tournament_id, game)
+        if file_sha256:
+            self.files.setdefault(file_sha256, tournament_id)
+        return latest + 1
+
+
+def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
+    known = query_frame(con, read_sql("queries/tournament_version_keys.sql"))
+    return KnownTournaments(
+        versions={
+            row["tournament_id"]: (row["latest_version"], set(row["version_keys"]))
+            for row in known.iter_rows(named=True)
+        },
+        games={
+            row["tournament_id"]: row["game"]
+            for row in known.iter_rows(named=True)
+            if row["game"] is not None
+        },
+        files={
+            row["latest_file_sha256"]: row["tournament_id"]
+            for row in known.sort("tournament_id").iter_rows(named=True)
+            if row["latest_file_sha256"] is not None
+        },
+    )
 
 
 def archive_files(

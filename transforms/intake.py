@@ -75,6 +75,15 @@ class TournamentIntake:
     def with_version(self, version: int) -> TournamentIntake:
         return replace(self, version=version)
 
+    def quarantined_for(
+        self, found: dict[str, object], source: str, file_name: str
+    ) -> TournamentIntake:
+        """The same intake quarantined, with ``found`` (a :func:`problem`) among its problems."""
+        added = _tagged(problems_frame([found]), source, file_name)
+        return replace(
+            self, status=QUARANTINED, problems=pl.concat([self.problems, added], how="diagonal")
+        )
+
     def problems_for_record(self, trf_sha256: str | None) -> pl.DataFrame:
         """Problems tagged for the rejection and warning tables."""
         return self.problems.with_columns(

@@ -137,6 +137,56 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
     assert [row[2] for row in ranking if row[0] == "overall"] == ["D001", "D002", "D003"]
 
 
+def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
+    # Both federations' tournaments live in one warehouse under one list of ids: a draughts
+    # tournament named like a chess one (or the other way round) is refused with the reason,
+    # never turned into a new version of the other game's tournament.
+    import shutil
+
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.ingest import ingest_flow
+    from tests.flows.helpers import SHARED_TRF, write_manifest
+
+    warehouse = str(tmp_path / "w.duckdb")
+    trf = "erral_fidetournament__tests_test_demo.trf"
+
+    def chess_delivery(name: str, tournament_id: str) -> Path:
+        folder = tmp_path / name / "d"
+        folder.mkdir(parents=True)
+        shutil.copyfile(SHARED_TRF / trf, folder / trf)
+        row = {"tournament_id": tournament_id, "file": trf, "system": "elo_italia"}
+        write_manifest(folder, [{**row, "received_on": "2019-05-02"}])
+        return folder.parent
+
+    assert ingest_flow(str(chess_delivery("chess", "DI-1")), warehouse)["tournaments_accepted"]
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    counts = ingest_draughts_flow(str(inbox), warehouse)
+    assert (counts["accepted"], counts["quarantined"]) == (1, 2)  # DI-1 is not among them
+    later = ingest_flow(str(chess_delivery("chess-later", "DN-1")), warehouse)
+    assert later["tournaments_new_versions"] == 0
+    with Warehouse(warehouse).reader() as con:
+        kept = con.sql(
+            "SELECT tournament_id, version, system FROM tournament ORDER BY 1"
+        ).fetchall()
+        refused = con.sql(
+            "SELECT source, tournament_id, field, reason FROM rejection "
+            "WHERE field = 'tournament_id' ORDER BY source"
+        ).fetchall()
+    assert kept == [
+        ("DI-1", 1, "elo_italia"),
+        ("DI-2", 1, "rubele_italiana"),
+        ("DI-3", 1, "rubele_italiana"),
+        ("DN-1", 1, "rubele_internazionale"),
+    ]
+    assert [(source, tournament) for source, tournament, _, _ in refused] == [
+        ("draughts tournaments", "DI-1"),
+        ("manifest", None),
+    ]
+    assert "DI-1 is already a chess tournament" in refused[0][3]
+    assert "DN-1 is already a draughts tournament" in refused[1][3]
+
+
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):
     from flows.draughts import (
         ingest_draughts_flow,

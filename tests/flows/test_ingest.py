@@ -183,6 +183,40 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
     assert stored == {"OK-1": 137}  # nothing of TWICE-1 but its version, problems and file
 
 
+def test_the_very_file_of_another_tournament_is_quarantined(tmp_path):
+    # The same bytes under a second id, in a later delivery or in the same one, would have
+    # their games rated twice: the second id is quarantined with the reason.
+    from flows.ingest import ingest_flow
+
+    row = {"system": "elo_italia", "received_on": "2026-04-02", "file": ERRAL}
+    first, second = tmp_path / "inbox" / "a", tmp_path / "inbox" / "b"
+    first.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, first / ERRAL)
+    write_manifest(first, [{**row, "tournament_id": "OK-1"}])
+    warehouse = tmp_path / "w.duckdb"
+    assert ingest_flow(str(first.parent), str(warehouse))["tournaments_accepted"] == 1
+    second.mkdir()
+    shutil.copyfile(SHARED_TRF / ERRAL, second / ERRAL)
+    write_manifest(
+        second, [{**row, "tournament_id": "AGAIN-1"}, {**row, "tournament_id": "AGAIN-2"}]
+    )
+
+    counts = ingest_flow(str(first.parent), str(warehouse))
+
+    assert (counts["tournaments_unchanged"], counts["tournaments_quarantined"]) == (1, 2)
+    with Warehouse(warehouse).reader() as con:
+        status = dict(con.execute("SELECT tournament_id, status FROM tournament").fetchall())
+        reasons = con.execute(
+            "SELECT tournament_id, line_no, reason FROM rejection WHERE field = 'file' ORDER BY 1"
+        ).fetchall()
+    assert status == {"OK-1": "accepted", "AGAIN-1": "quarantined", "AGAIN-2": "quarantined"}
+    assert [(tournament, line) for tournament, line, _ in reasons] == [
+        ("AGAIN-1", 2),
+        ("AGAIN-2", 3),
+    ]
+    assert all("the very file of tournament OK-1" in reason for _, _, reason in reasons)
+
+
 def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
     from flows.ingest import ingest_flow
 
