@@ -215,6 +215,11 @@ def ingest_delivery(
                     [game_errors, _tagged(extra, "draughts games", file, None).drop("source")],
                     how="diagonal_relaxed",
                 )
+            if games.height == 0 and game_errors.height == 0:
+                empty = problem(f"the games file {name} holds no game", "file", name)
+                game_errors = _tagged(problems_frame([empty]), "draughts games", file, None).drop(
+                    "source"
+                )
             if game_errors.height or scale is None or games.height == 0:
                 status = "quarantined"
             if game_errors.height == 0 and scale is not None and games.height:

@@ -187,6 +187,23 @@ def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
     assert "DN-1 is already a draughts tournament" in refused[1][3]
 
 
+def test_a_games_file_without_games_is_quarantined_with_the_reason(tmp_path):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    (inbox / "2019-05" / "dn1.csv").write_text(DN1.splitlines()[0] + "\n", encoding="utf-8")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        status = con.sql("SELECT status FROM tournament WHERE tournament_id = 'DN-1'").fetchall()
+        reasons = con.sql(
+            "SELECT file_name, field, reason FROM rejection WHERE tournament_id = 'DN-1'"
+        ).fetchall()
+    assert status == [("quarantined",)]
+    assert reasons == [("dn1.csv", "file", "the games file dn1.csv holds no game")]
+
+
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):
     from flows.draughts import (
         ingest_draughts_flow,
