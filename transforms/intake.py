@@ -214,14 +214,16 @@ def _same_player_twice(matched: pl.DataFrame) -> pl.DataFrame:
 
 
 def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, pl.DataFrame]:
-    """Tournament facts: the manifest's dates win over the file's, with a warning if they differ."""
+    """Tournament facts: the manifest's dates win over the file's, with a warning if they differ;
+    a file's date after the receipt date is an error."""
     header = parsed.tournament.row(0, named=True)
-    warnings = []
+    received_on = manifest_row.get("received_on")
+    found = []
     for field in ("start_date", "end_date"):
         from_manifest = manifest_row.get(field)
         from_file = header.get(field)
         if from_manifest is not None and from_file is not None and from_manifest != from_file:
-            warnings.append(
+            found.append(
                 problem(
                     f"{field} in the manifest ({from_manifest}) differs from the file "
                     f"({from_file}); the manifest is used",
@@ -232,9 +234,25 @@ def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, p
             )
         if from_manifest is not None:
             header[field] = from_manifest
+        elif (
+            isinstance(received_on, date)
+            and isinstance(from_file, date)
+            and from_file > received_on
+        ):
+            # a tournament is delivered once played: a later date is a typo, and an end date in
+            # the future would stretch its players' activity (the manifest's dates are checked
+            # the same way when the delivery is read)
+            found.append(
+                problem(
+                    f"{field} {from_file} in the file is after the receipt date {received_on}; "
+                    "give the right date in the manifest",
+                    field=field,
+                    value=from_file,
+                )
+            )
     if manifest_row.get("time_control"):
         header["time_control"] = manifest_row["time_control"]
-    return header, problems_frame(warnings)
+    return header, problems_frame(found)
 
 
 def _size_problems(
@@ -306,14 +324,14 @@ def build_intake(
         national_federation,
         int(manifest_row["line_no"]),  # type: ignore[call-overload]
     )
-    header, header_warnings = _header(parsed, manifest_row)
+    header, header_problems = _header(parsed, manifest_row)
     trf_name = str(manifest_row["file"])
     problems = pl.concat(
         [
             _tagged(parsed.problems, "trf", trf_name),
             _tagged(schema_problems, "trf", trf_name),
             _tagged(rating_problems, "manifest", manifest_name),
-            _tagged(header_warnings, "trf", trf_name),
+            _tagged(header_problems, "trf", trf_name),
             _tagged(_size_problems(parsed, header, rulebook), "trf", trf_name),
         ]
     )

@@ -111,3 +111,25 @@ def test_a_rapid_tournament_has_the_rounds_its_file_holds_not_those_its_header_d
     reasons = dict(intake.problems.select("field", "reason").rows())
     assert reasons["rounds"] == "not valid for elo_rapid: 1 rounds, at least 6 required"
     assert "declares 9 rounds" in reasons["number of rounds"]
+
+
+def test_a_file_date_after_the_receipt_date_quarantines_the_tournament():
+    # received 2019-02-10, the file says it ended 2029-02-02: a typo that would otherwise
+    # keep its players active for ten more years
+    intake = _intake(2500002, replace(HEADER, end_date=date(2029, 2, 2)))
+    assert intake.status == QUARANTINED
+    errors = intake.problems.filter(pl.col("severity") == "error")
+    assert errors.select("source", "field", "value", "reason").rows() == [
+        (
+            "trf",
+            "end_date",
+            "2029-02-02",
+            "end_date 2029-02-02 in the file is after the receipt date 2019-02-10; give the "
+            "right date in the manifest",
+        )
+    ]
+    # the manifest's date wins over the file's, and then the file's is not held against it
+    corrected = _intake(
+        2500002, replace(HEADER, end_date=date(2029, 2, 2)), {**ROW, "end_date": date(2019, 2, 2)}
+    )
+    assert corrected.status == ACCEPTED
