@@ -42,7 +42,6 @@ class RubeleEra:
     expected_mode: str  # gauss: PA = Phi(d / scale); banded: a table of |d| bands
     gauss_scale: float
     expected_bands: tuple[tuple[int, float], ...]  # (lowest |d|, PA of the higher capital)
-    win_points: float  # what a win is worth in the computation (1: the 1 / ½ / 0 scale)
     minimum: int  # a lower capital is raised to it (0: no minimum)
     rounding: str
     q: int  # anti-deflation term per valid tournament with a counted game
@@ -160,7 +159,6 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
         expected_mode=mode,
         gauss_scale=reader.positive("expected.gauss_scale"),
         expected_bands=bands,
-        win_points=reader.positive("points.win"),
         minimum=reader.integer("capital.minimum", 0, 20_000),
         rounding=reader.choice("capital.rounding", ROUNDING_MODES),
         q=reader.integer("anti_deflation.q", 0, 1_000),
