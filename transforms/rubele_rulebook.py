@@ -130,7 +130,11 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
     ):
         raise reader.fail("bands.s", "must be [S below low, S from low to high, S above high]")
     mode = reader.choice("expected.mode", EXPECTED_MODES)
-    bands = _banded(tables, reader.text("expected.table"), reader) if mode == "banded" else ()
+    # a table is checked whenever it is named, so a pasted table's mistakes show before the
+    # day its mode is switched to "banded"
+    named = reader.has("expected.table") or mode == "banded"
+    table = _banded(tables, reader.text("expected.table"), reader) if named else ()
+    bands = table if mode == "banded" else ()
     raw_factors = reader.get("validity.factors")
     if not isinstance(raw_factors, dict) or not raw_factors:
         raise reader.fail("validity.factors", "must be a table of percentage = factor")

@@ -142,17 +142,45 @@ class EraReader:
     def __init__(self, values: dict[str, Any], where: str) -> None:
         self.values = values
         self.where = where
+        self.read: set[str] = {"effective_from", "note"}
+
+    def unread(self) -> list[str]:
+        """The era's keys no parser asked for: misspelt or unknown names, which would
+        otherwise be ignored while the analyst believes them in force."""
+
+        def leaves(node: dict[str, Any], prefix: str) -> list[str]:
+            found = []
+            for key, value in node.items():
+                path = f"{prefix}{key}"
+                if isinstance(value, dict) and path not in self.read:
+                    found += leaves(value, path + ".")
+                elif path not in self.read:
+                    found.append(path)
+            return found
+
+        return leaves(self.values, "")
 
     def fail(self, key: str, reason: str) -> RulebookError:
         return RulebookError(f"{self.where}: {key} {reason}")
 
     def get(self, key: str) -> Any:
+        self.read.add(key)
         node: Any = self.values
         for part in key.split("."):
             if not isinstance(node, dict) or part not in node:
                 raise self.fail(key, "is missing")
             node = node[part]
         return node
+
+    def has(self, key: str) -> bool:
+        """Whether the era gives ``key`` (an optional rule: asking counts as reading it)."""
+        self.read.add(key)
+        node: Any = self.values
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return False
+            node = node[part]
+        return True
 
     def integer(self, key: str, minimum: int = 0, maximum: int = 10_000) -> int:
         value = self.get(key)
@@ -398,7 +426,14 @@ def parse_eras(
         merged = _merge(merged, raw)
         merged["note"] = raw.get("note", "")
         where = f"{source}: era {index + 1} ({raw.get('effective_from', 'no date')})"
-        eras.append(build(EraReader(merged, where), tables, system))
+        reader = EraReader(merged, where)
+        eras.append(build(reader, tables, system))
+        unknown = reader.unread()
+        if unknown:
+            raise RulebookError(
+                f"{where}: {', '.join(unknown)}: not a rule of this rulebook (a misspelt name, "
+                "or one this version no longer reads): correct or remove it"
+            )
     starts = [era.effective_from for era in eras]
     if starts != sorted(starts) or len(set(starts)) != len(starts):
         raise RulebookError(f"{source}: eras must have distinct effective_from dates, in order")

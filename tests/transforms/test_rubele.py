@@ -185,6 +185,8 @@ def test_inputs_that_contradict_each_other_are_refused() -> None:
         (('mode = "gauss"', 'mode = "banded"'), None),
         (("gauss_scale = 1414.21", "gauss_scale = 0"), "expected.gauss_scale"),
         (('rounding = "half_up"', 'rounding = "down"'), "capital.rounding"),
+        (("gauss_scale = 1414.21", "gauss_scale = 1414.21\n  gaus_scale = 1000"), "gaus_scale"),
+        (('table = "example_banded"', 'table = "no_such_table"'), "expected.table"),
     ],
 )
 def test_rubele_rulebooks_are_checked(change, message) -> None:

@@ -58,6 +58,17 @@ def test_no_era_before_the_first():
             "distinct effective_from dates, in order",
         ),
         ("difference_cap = 400", "difference_cap = -1", "must be between 0 and 3000"),
+        # a misspelt key in a later era would be ignored while the analyst believes it in force
+        (
+            "difference_cap = 400",
+            "diference_cap = 400",
+            "era 5 (2009-07-01): expected.diference_cap: not a rule of this rulebook",
+        ),
+        (
+            "[eras.groups]\n",
+            "[eras.groups]\n  maximum = 8\n",
+            "era 1 (1990-01-01): groups.maximum: not",
+        ),
     ],
 )
 def test_an_invalid_rulebook_is_refused_with_a_precise_message(find, replace, message):
