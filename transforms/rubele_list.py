@@ -180,6 +180,9 @@ def _list_rows(
         pl.col("category").alias("previous_category"),
     )
     members = facts.members.select("player_id", pl.lit(True).alias("is_member")).unique()
+    # the capital changes after every tournament, so a threshold crossed after one of the
+    # window's tournaments is a category reached, even if a later one takes the capital back
+    peaks = result.variations.group_by("player_id").agg(pl.col("final").max().alias("peak"))
     everyone = pl.concat([facts.previous.select("player_id"), start.select("player_id")]).unique()
     ladder = ["capital_category", "registry_category"]
     if era.categories_never_lowered:
@@ -191,6 +194,7 @@ def _list_rows(
         .join(_variant_columns(facts.registry, rulebook.variant), on="player_id", how="left")
         .join(members, on="player_id", how="left")
         .join(last_played, on="player_id", how="left")
+        .join(peaks, on="player_id", how="left")
         .with_columns(
             pl.coalesce("final", "previous_rating").cast(pl.Int32).alias("rating"),
             pl.coalesce("capital", "previous_rating").cast(pl.Int32).alias("frozen_rating"),
@@ -203,7 +207,9 @@ def _list_rows(
             .cast(pl.Int32)
             .alias("total_games"),
             (pl.col("rating") - pl.col("frozen_rating")).cast(pl.Int32).alias("period_change"),
-            category_from_rating(pl.col("rating"), era).alias("capital_category"),
+            category_from_rating(pl.max_horizontal("rating", "peak"), era).alias(
+                "capital_category"
+            ),
             (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
             pl.lit(rulebook.system).alias("rating_type"),
             pl.lit(None, dtype=pl.Int32).alias("k"),
