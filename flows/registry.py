@@ -16,10 +16,15 @@ from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems
 from schemas.inputs import Membership, RegistryPlayer
-from schemas.problems import problem, problems_frame
 from schemas.validation import validate
 from transforms.matching import rematch_provisional
-from transforms.registry import latest_identity, type_memberships, type_registry_players
+from transforms.registry import (
+    latest_identity,
+    membership_orphans,
+    prepare_registry_players,
+    refused_file,
+    type_memberships,
+)
 
 PLAYERS_FILE = "players.csv"
 MEMBERSHIPS_FILE = "memberships.csv"
@@ -37,14 +42,36 @@ def checked_csv(
         good, problems = pl.DataFrame(), source.problems
     else:
         typed, cell_problems = typer(source.rows)  # type: ignore[operator]
-        bad_lines = cell_problems.get_column("line_no").unique().implode()
+        # a warning is reported with its row, which is kept
+        errors = cell_problems.filter(pl.col("severity") == "error")
+        bad_lines = errors.get_column("line_no").unique().implode()
         checked = validate(model, typed.filter(~pl.col("line_no").is_in(bad_lines)))  # type: ignore[arg-type]
         good, problems = checked.valid, pl.concat([cell_problems, checked.problems])
-    return good, problems.with_columns(
+    return good, tagged(problems, source)
+
+
+def tagged(problems: pl.DataFrame, source: CsvInput) -> pl.DataFrame:
+    """Problems of one input file, named by it (a registry file has no tournament)."""
+    return problems.with_columns(
         pl.lit(source.file.name).alias("file_name"),
         pl.lit(source.file.sha256).alias("file_sha256"),
         pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
     )
+
+
+def required_columns(model: type) -> list[str]:
+    """The columns every row must fill: a header without one of them makes no row usable."""
+    columns = model.to_schema().columns  # type: ignore[attr-defined]
+    return [name for name, column in columns.items() if name != "line_no" and not column.nullable]
+
+
+def refusal(source: CsvInput, model: type) -> pl.DataFrame:
+    """Why ``source`` is refused as a whole (not UTF-8, a header without the required columns,
+    not readable as a CSV), file-tagged; no rows when its rows can be checked one by one."""
+    found = refused_file(source.file.content, required_columns(model))
+    if found.height == 0 and source.problems.height:
+        found = source.problems
+    return tagged(found, source)
 
 
 @dataclass(frozen=True)
@@ -107,7 +134,7 @@ def merge_conflicts(con: duckdb.DuckDBPyConnection, proposed: pl.DataFrame) -> p
 FSI_REGISTRY = RegistryKind(
     "registry",
     "Registry",
-    type_registry_players,
+    prepare_registry_players,
     RegistryPlayer,
     "registry_load",
     "registry_player",
@@ -136,42 +163,38 @@ def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, in
 
 
 def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) -> dict[str, int]:
-    """A registry snapshot of ``kind`` into the warehouse (the same files twice: nothing new)."""
+    """A registry snapshot of ``kind`` into the warehouse (the same files twice: nothing new).
+
+    A file that cannot be read as a whole refuses the load: no snapshot is stored, so the one
+    in force before ``as_of`` stays in force, rather than an empty registry from that date.
+    """
     run = RunRecord(flow=f"load-{kind.name}", parameters={"folder": folder, "as_of": as_of})
     players_csv = read_csv_text(Path(folder) / PLAYERS_FILE)
     memberships_csv = read_csv_text(Path(folder) / MEMBERSHIPS_FILE)
-    players, player_problems = checked_csv(players_csv, kind.typer, kind.model)
-    memberships, membership_problems = checked_csv(memberships_csv, type_memberships, Membership)
-    if memberships.height and players.height:
-        orphans = memberships.join(players.select("player_id"), on="player_id", how="anti")
-        orphan_problems = problems_frame(
-            [
-                problem(
-                    f"player_id {pid} is not in {PLAYERS_FILE}",
-                    field="player_id",
-                    value=pid,
-                    line_no=line,
-                )
-                for line, pid in orphans.select("line_no", "player_id").rows()
-            ]
-        ).with_columns(
-            pl.lit(memberships_csv.file.name).alias("file_name"),
-            pl.lit(memberships_csv.file.sha256).alias("file_sha256"),
-            pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
-        )
-        memberships = memberships.join(orphans.select("line_no"), on="line_no", how="anti")
-        membership_problems = pl.concat([membership_problems, orphan_problems])
-    problems = pl.concat([player_problems, membership_problems]).with_columns(
-        pl.lit("registry").alias("source")
-    )
     run.input_checksums = {
         str(players_csv.file.path): players_csv.file.sha256,
         str(memberships_csv.file.path): memberships_csv.file.sha256,
     }
+    refused = pl.concat([refusal(players_csv, kind.model), refusal(memberships_csv, Membership)])
+    if refused.height:
+        return _refuse(kind, run, as_of, warehouse, refused)
+    players, player_problems = checked_csv(players_csv, kind.typer, kind.model)
+    memberships, membership_problems = checked_csv(memberships_csv, type_memberships, Membership)
+    # every membership needs a player of this snapshot, even when no player was accepted
+    memberships, orphan_problems = membership_orphans(
+        memberships,
+        players.select("line_no", "player_id"),
+        players_csv.rows.select("line_no", "player_id"),
+        PLAYERS_FILE,
+    )
+    problems = pl.concat(
+        [player_problems, membership_problems, tagged(orphan_problems, memberships_csv)]
+    ).with_columns(pl.lit("registry").alias("source"))
+    errors = problems.filter(pl.col("severity") == "error").height
     with Warehouse(warehouse).transaction() as con:
         checksums = (players_csv.file.sha256, memberships_csv.file.sha256)
         unchanged = _existing_load(con, kind, as_of) == checksums
-        rejected, _ = record_problems(con, run.run_id, problems)
+        rejected, warned = record_problems(con, run.run_id, problems)
         if not unchanged:
             archive_files(
                 con,
@@ -211,10 +234,42 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
                 if unchanged
                 else f"- players: {players.height}\n- memberships: {memberships.height}\n"
             )
-            + f"- rows rejected: {problems.height} (new: {rejected})\n"
+            + f"- rows rejected: {errors} (new: {rejected})\n"
+            + (
+                f"- warnings (rows kept): {problems.height - errors} (new: {warned})\n"
+                if problems.height > errors
+                else ""
+            )
             + rematched
         )
         run.write(con, "succeeded", report)
+    publish_markdown(report, key=f"{kind.name}-report")
+    say(report)
+    return run.counts
+
+
+def _refuse(
+    kind: RegistryKind, run: RunRecord, as_of: date, warehouse: str, refused: pl.DataFrame
+) -> dict[str, int]:
+    """Record why the snapshot's files were refused, and nothing else (no snapshot, no archive
+    of the files): the warehouse is as it was but for the rejection and the run record."""
+    with Warehouse(warehouse).transaction() as con:
+        rejected, _ = record_problems(
+            con, run.run_id, refused.with_columns(pl.lit("registry").alias("source"))
+        )
+        run.counts = {"players": 0, "memberships": 0, "rejections_new": rejected}
+        if kind.after_load is not None:
+            run.counts["players_rematched"] = 0
+        lines = "".join(
+            f"- {name}" + (f", line {line}" if line is not None else "") + f": {reason}\n"
+            for name, line, reason in refused.select("file_name", "line_no", "reason").rows()
+        )
+        report = (
+            f"# {kind.title} snapshot {as_of}\n\n"
+            "- refused: nothing was loaded; the snapshot in force before this date stays in "
+            "force\n" + lines + f"- rejections new: {rejected}\n"
+        )
+        run.write(con, "refused", report)
     publish_markdown(report, key=f"{kind.name}-report")
     say(report)
     return run.counts

@@ -7,12 +7,15 @@ before that date (RULES.md §1.2). A recalculation of 2010 never sees a FIDE rat
 
 from __future__ import annotations
 
+import csv
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
 import polars as pl
 
+from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame
 from transforms.tabular import FieldSpec, type_columns
 
 PLAYER_FIELDS = [
@@ -54,6 +57,64 @@ def type_registry_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame
     return typed, problems
 
 
+def set_aside_shared_fide_ids(players: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Clear a FIDE id that the file gives to two players, on every row that has it, with a
+    warning on each row naming the others.
+
+    Which row is right cannot be known, so neither player is dropped (a rejected row would
+    vanish from the snapshot, and a valid member with it); a cleared id keeps a tournament
+    entry with that FIDE id from being matched to the wrong person (matching then goes on by
+    name and birth date, or leaves the entry to the analyst). The rest of each row is kept.
+    """
+    holders = (
+        players.filter(pl.col("fide_id").is_not_null())
+        .group_by("fide_id")
+        .agg(pl.col("player_id").n_unique().alias("holders"))
+        .filter(pl.col("holders") > 1)
+        .select("fide_id")
+    )
+    shared = players.join(holders, on="fide_id", how="semi").select(
+        "line_no", "player_id", "fide_id"
+    )
+    others = (
+        shared.join(shared, on="fide_id", suffix="_other")
+        .filter(pl.col("line_no") != pl.col("line_no_other"))
+        .sort("line_no", "line_no_other")
+        .group_by("line_no", "fide_id", maintain_order=True)
+        .agg(
+            pl.format("player {} on line {}", "player_id_other", "line_no_other")
+            .str.join(", ")
+            .alias("others")
+        )
+    )
+    warnings = others.select(
+        pl.col("line_no").cast(pl.Int32),
+        pl.lit("fide_id").alias("field"),
+        pl.col("fide_id").cast(pl.Utf8).alias("value"),
+        pl.format(
+            "fide_id {} is also given to {}; set aside on both lines: no tournament entry is "
+            "matched to either by this FIDE id",
+            "fide_id",
+            "others",
+        ).alias("reason"),
+        pl.lit("warning").alias("severity"),
+    ).cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    cleared = players.with_columns(
+        pl.when(pl.col("line_no").is_in(shared.get_column("line_no").implode()))
+        .then(None)
+        .otherwise(pl.col("fide_id"))
+        .alias("fide_id")
+    )
+    return cleared, warnings
+
+
+def prepare_registry_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """players.csv typed, with a FIDE id shared by two players set aside (warnings)."""
+    typed, problems = type_registry_players(raw)
+    typed, warnings = set_aside_shared_fide_ids(typed)
+    return typed, pl.concat([problems, warnings])
+
+
 def type_memberships(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     typed, problems = type_columns(raw, MEMBERSHIP_FIELDS)
     return typed.select("line_no", *[spec.name for spec in MEMBERSHIP_FIELDS]), problems
@@ -65,6 +126,105 @@ def type_published_list(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("category").str.to_uppercase()
     )
     return typed, problems
+
+
+def refused_file(content: bytes, required: Sequence[str]) -> pl.DataFrame:
+    """Why a registry CSV cannot be read at all: one problem (its whole file is refused), or
+    none.
+
+    Read anyway, such a file gives rows that are all empty or unreadable: a snapshot without
+    players, which says that from its date the federation has none.
+    """
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # the line as an editor counts it, so the analyst finds the character to fix
+        line = content.count(b"\n", 0, error.start) + 1
+        byte = f"0x{content[error.start]:02X}"
+        reason = (
+            f"the file is not UTF-8 (byte {byte} on line {line} cannot be read): "
+            "save the file as UTF-8"
+        )
+        return problems_frame([problem(reason, value=byte, line_no=line)])
+    header = text.removeprefix("\ufeff").split("\n", 1)[0].rstrip("\r")
+    reason = header_fault(header, required)
+    if reason is None:
+        return empty_problems()
+    return problems_frame([problem(reason, value=header, line_no=1)])
+
+
+def header_fault(header: str, required: Sequence[str]) -> str | None:
+    """What is wrong with a CSV's header line (None: it names every required column).
+
+    Names are compared as the reader sees them: trimmed, any case.
+    """
+    if not header.strip():
+        return f"the first line is empty: it must name the columns {', '.join(required)}"
+    named = {name.strip().lower() for name in next(csv.reader([header]))}
+    missing = [column for column in required if column not in named]
+    if not missing:
+        return None
+    reason = f"the header lacks the required column{'s' if len(missing) > 1 else ''} " + ", ".join(
+        missing
+    )
+    # a spreadsheet in an Italian locale writes ';': the usual cause, so say it plainly
+    for separator, called in ((";", "';'"), ("\t", "tabs")):
+        if separator in header:
+            return (
+                f"{reason}: the file seems separated by {called} and must be comma-separated "
+                "(save it as CSV with commas)"
+            )
+    return reason
+
+
+def membership_orphans(
+    memberships: pl.DataFrame,
+    accepted: pl.DataFrame,
+    listed: pl.DataFrame,
+    players_file: str,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Memberships of a player who is not among the snapshot's players: (the others, one
+    problem each).
+
+    ``accepted`` holds the players kept (player_id), ``listed`` every data row of the players
+    file as written (line_no, player_id text). A player whose row was rejected is in the file:
+    the reason says so, and where, rather than that he is missing.
+    """
+    orphans = memberships.join(accepted.select("player_id"), on="player_id", how="anti")
+    rejected = (
+        listed.with_columns(pl.col("player_id").str.strip_chars())
+        .filter(pl.col("player_id").is_not_null() & (pl.col("player_id") != ""))
+        .join(accepted.select("player_id"), on="player_id", how="anti")
+        .sort("line_no")
+        .group_by("player_id")
+        .agg(
+            pl.len().alias("rows"),
+            pl.col("line_no").cast(pl.Utf8).str.join(", ").alias("lines"),
+        )
+    )
+    problems = (
+        orphans.join(rejected, on="player_id", how="left", maintain_order="left")
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit("player_id").alias("field"),
+            pl.col("player_id").alias("value"),
+            pl.when(pl.col("lines").is_null())
+            .then(pl.format("player_id {} is not in {}", "player_id", pl.lit(players_file)))
+            .otherwise(
+                pl.format(
+                    "player_id {}'s row in {} was rejected ({} {})",
+                    "player_id",
+                    pl.lit(players_file),
+                    pl.when(pl.col("rows") > 1).then(pl.lit("lines")).otherwise(pl.lit("line")),
+                    "lines",
+                )
+            )
+            .alias("reason"),
+            pl.lit("error").alias("severity"),
+        )
+        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    )
+    return memberships.join(orphans.select("line_no"), on="line_no", how="anti"), problems
 
 
 def snapshot_at(snapshots: pl.DataFrame, on: date) -> pl.DataFrame:

@@ -1,5 +1,7 @@
 """Registry snapshots, published lists and merges through their flows into a temporary DuckDB."""
 
+import csv
+import io
 import shutil
 from datetime import date
 from pathlib import Path
@@ -29,11 +31,51 @@ JULY = (
 MEMBERSHIPS = "player_id,year\n100001,2026\n100002,2026\n999999,2026\n"
 
 
-def _snapshot(folder: Path, players: str) -> str:
+def _snapshot(folder: Path, players: str, memberships: str = MEMBERSHIPS) -> str:
     folder.mkdir(parents=True)
     (folder / "players.csv").write_text(players, encoding="utf-8")
-    (folder / "memberships.csv").write_text(MEMBERSHIPS, encoding="utf-8")
+    (folder / "memberships.csv").write_text(memberships, encoding="utf-8")
     return str(folder)
+
+
+def _separated_by(text: str, separator: str) -> str:
+    """The CSV as a spreadsheet writes it with another separator (Excel in an Italian locale
+    writes ';'): a comma inside a name is no longer quoted."""
+    out = io.StringIO()
+    csv.writer(out, delimiter=separator, lineterminator="\n").writerows(
+        csv.reader(io.StringIO(text))
+    )
+    return out.getvalue()
+
+
+def _registry_state(warehouse: str) -> dict[str, object]:
+    """What a registry load may change, besides the rejections and the run record."""
+    with Warehouse(warehouse).reader() as con:
+        state = {
+            table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("registry_load", "registry_player", "registry_membership", "raw_file")
+        }
+        state["registry_at"] = con.execute(
+            "SELECT * FROM registry_at('2026-12-31'::DATE) ORDER BY player_id"
+        ).fetchall()
+    return state
+
+
+def _last_run(warehouse: str) -> tuple[str, str]:
+    with Warehouse(warehouse).reader() as con:
+        return con.execute(
+            "SELECT status, report FROM run_record WHERE flow = 'load-registry' "
+            "ORDER BY ended_at DESC LIMIT 1"
+        ).fetchone()
+
+
+def _rejections_of_last_run(warehouse: str) -> list[tuple]:
+    with Warehouse(warehouse).reader() as con:
+        return con.execute(
+            "SELECT file_name, line_no, field, reason FROM rejection WHERE run_id = "
+            "(SELECT run_id FROM run_record WHERE flow = 'load-registry' "
+            "ORDER BY ended_at DESC LIMIT 1) ORDER BY file_name, line_no"
+        ).fetchall()
 
 
 def test_snapshots_are_read_as_they_stood_and_reloads_change_nothing(tmp_path):
@@ -236,3 +278,169 @@ def test_a_rematch_that_would_make_one_person_play_twice_is_left_to_the_analyst(
     assert merged == 0
     assert still_waiting == [first]
     assert "left to the analyst" in report and first in report
+
+
+REFUSED_HEADERS = {
+    # as the review wrote it (no comma left anywhere: every row reads as one empty column)
+    "players-semicolon-plain": ("players.csv", JULY.replace(",", ";"), "';'"),
+    # as Excel writes it (the name's comma is left unquoted: the rows are ragged)
+    "players-semicolon-excel": ("players.csv", _separated_by(JULY, ";"), "';'"),
+    "players-tabs": ("players.csv", _separated_by(JULY, "\t"), "tabs"),
+    "memberships-semicolon": ("memberships.csv", _separated_by(MEMBERSHIPS, ";"), "';'"),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED_HEADERS))
+def test_a_file_separated_by_semicolons_or_tabs_is_refused_and_the_snapshot_stays(tmp_path, case):
+    from flows.registry import load_registry_flow
+
+    file_name, content, separator = REFUSED_HEADERS[case]
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "jan", JANUARY), date(2026, 1, 1), warehouse)
+    before = _registry_state(warehouse)
+    july = _snapshot(tmp_path / "jul", JULY)
+    (Path(july) / file_name).write_text(content, encoding="utf-8")
+    counts = load_registry_flow(july, date(2026, 7, 1), warehouse)
+    assert counts == {"players": 0, "memberships": 0, "rejections_new": 1, "players_rematched": 0}
+    # nothing stored: from July the January snapshot is still the registry in force
+    assert _registry_state(warehouse) == before
+    missing = (
+        "player_id, year"
+        if file_name == "memberships.csv"
+        else "player_id, name, sex, country, category"
+    )
+    assert _rejections_of_last_run(warehouse) == [
+        (
+            file_name,
+            1,
+            None,
+            f"the header lacks the required columns {missing}: the file seems separated by "
+            f"{separator} and must be comma-separated (save it as CSV with commas)",
+        )
+    ]
+    status, report = _last_run(warehouse)
+    assert status == "refused"
+    assert "refused" in report and file_name in report
+    # the same refused files again: no new rejection, still nothing stored
+    again = load_registry_flow(july, date(2026, 7, 1), warehouse)
+    assert again["rejections_new"] == 0
+    assert _registry_state(warehouse) == before
+
+
+def test_a_players_file_that_is_not_utf8_is_refused_with_the_line_of_the_first_bad_byte(
+    tmp_path,
+):
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "jan", JANUARY), date(2026, 1, 1), warehouse)
+    before = _registry_state(warehouse)
+    july = _snapshot(tmp_path / "jul", JULY)
+    windows = JULY + '100005,"Nicolò, Zeno",M,1980-01-01,ITA,,,,NC,\n'  # line 4
+    (Path(july) / "players.csv").write_bytes(windows.encode("cp1252"))
+    counts = load_registry_flow(july, date(2026, 7, 1), warehouse)
+    assert counts == {"players": 0, "memberships": 0, "rejections_new": 1, "players_rematched": 0}
+    assert _registry_state(warehouse) == before
+    assert _rejections_of_last_run(warehouse) == [
+        (
+            "players.csv",
+            4,
+            None,
+            "the file is not UTF-8 (byte 0xF2 on line 4 cannot be read): save the file as UTF-8",
+        )
+    ]
+    assert _last_run(warehouse)[0] == "refused"
+
+
+def test_a_membership_of_a_rejected_player_says_his_row_was_rejected(tmp_path):
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    # 100003 (line 4, month 13) and 100004 (line 5, sex X) are in players.csv but rejected
+    memberships = MEMBERSHIPS + "100003,2026\n100004,2026\n"
+    counts = load_registry_flow(
+        _snapshot(tmp_path / "jan", JANUARY, memberships), date(2026, 1, 1), warehouse
+    )
+    assert counts["memberships"] == 2
+    rejections = [row for row in _rejections_of_last_run(warehouse) if row[0] != "players.csv"]
+    assert rejections == [
+        ("memberships.csv", 4, "player_id", "player_id 999999 is not in players.csv"),
+        (
+            "memberships.csv",
+            5,
+            "player_id",
+            "player_id 100003's row in players.csv was rejected (line 4)",
+        ),
+        (
+            "memberships.csv",
+            6,
+            "player_id",
+            "player_id 100004's row in players.csv was rejected (line 5)",
+        ),
+    ]
+
+
+def test_a_fide_id_on_two_rows_is_set_aside_on_both_and_neither_player_is_lost(tmp_path):
+    from flows.registry import load_registry_flow
+
+    # AR-1's first foreign player waits under a provisional id, with his FIDE id
+    warehouse, waiting = _two_players_waiting(tmp_path)
+    (provisional, fide_id), _ = waiting
+    assert fide_id is not None
+    # July gives his FIDE id to two registered players (lines 2 and 4): whose it is cannot be
+    # known, so neither is dropped and neither may take his tournament entries
+    july = (
+        PLAYERS_HEADER
+        + f'100001,"Rossi, Mario",M,1980-01-02,ITA,{fide_id},1810,,1N,\n'
+        + '100002,"Bianchi, Anna",F,2010-05-06,ITA,2250001,1702,,1N,\n'
+        + f'100777,"Griffiths, Ryan",M,1990-01-01,IRL,{fide_id},2322,,NC,\n'
+    )
+    counts = load_registry_flow(_snapshot(tmp_path / "july", july), date(2026, 7, 1), warehouse)
+    assert counts["players"] == 3
+    assert counts["players_rematched"] == 0
+    # no row rejected (memberships.csv's 999999 was already rejected, same file, in January)
+    assert counts["rejections_new"] == 0
+    with Warehouse(warehouse).reader() as con:
+        registry = con.execute(
+            "SELECT player_id, fide_id, fide_standard, category FROM registry_at('2026-07-01') "
+            "ORDER BY player_id"
+        ).fetchall()
+        warnings = con.execute(
+            "SELECT file_name, line_no, field, value, reason FROM input_warning ORDER BY line_no"
+        ).fetchall()
+        still_waiting = con.execute(
+            "SELECT provisional_id FROM unmatched_player WHERE provisional_id = ?", [provisional]
+        ).fetchall()
+        player_rejections = con.execute(
+            "SELECT count(*) FROM rejection WHERE file_name = 'players.csv' AND line_no IN (2, 4)"
+            " AND file_sha256 = (SELECT players_sha256 FROM registry_load "
+            "WHERE as_of = '2026-07-01')"
+        ).fetchone()[0]
+    # both kept, FIDE ratings and all the rest as written; only the shared id is set aside
+    assert registry == [
+        ("100001", None, 1810, "1N"),
+        ("100002", 2250001, 1702, "1N"),
+        ("100777", None, 2322, "NC"),
+    ]
+    assert player_rejections == 0
+    aside = "set aside on both lines: no tournament entry is matched to either by this FIDE id"
+    assert warnings == [
+        (
+            "players.csv",
+            2,
+            "fide_id",
+            str(fide_id),
+            f"fide_id {fide_id} is also given to player 100777 on line 4; {aside}",
+        ),
+        (
+            "players.csv",
+            4,
+            "fide_id",
+            str(fide_id),
+            f"fide_id {fide_id} is also given to player 100001 on line 2; {aside}",
+        ),
+    ]
+    # the waiting player is still left to the analyst, not matched to the wrong person
+    assert still_waiting == [(provisional,)]
+    _, report = _last_run(warehouse)
+    assert "- warnings (rows kept): 2 (new: 2)" in report
