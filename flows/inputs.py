@@ -62,7 +62,10 @@ def read_csv_text(path: Path) -> CsvInput:
         reason = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason)]))
     raw = raw.rename({name: name.strip().lower() for name in raw.columns})
-    return CsvInput(file, with_line_numbers(raw), empty_problems())
+    # a line with no value in any cell (a blank line, or the ",,,," a spreadsheet leaves after
+    # the last row) holds nothing to check or keep: it would only be rejected as incomplete
+    filled = pl.any_horizontal(pl.col(raw.columns).str.strip_chars().ne("").fill_null(False))
+    return CsvInput(file, with_line_numbers(raw).filter(filled), empty_problems())
 
 
 @dataclass(frozen=True)
