@@ -16,14 +16,15 @@ from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems
 from schemas.inputs import Membership, RegistryPlayer
+from schemas.problems import problem, problems_frame
 from schemas.validation import validate
 from transforms.matching import rematch_provisional
 from transforms.registry import (
     latest_identity,
     membership_orphans,
+    prepare_memberships,
     prepare_registry_players,
     refused_file,
-    type_memberships,
 )
 
 PLAYERS_FILE = "players.csv"
@@ -169,6 +170,19 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     in force before ``as_of`` stays in force, rather than an empty registry from that date.
     """
     run = RunRecord(flow=f"load-{kind.name}", parameters={"folder": folder, "as_of": as_of})
+    missing = [
+        name for name in (PLAYERS_FILE, MEMBERSHIPS_FILE) if not (Path(folder) / name).is_file()
+    ]
+    if missing:
+        absent = [
+            problem(f"{name} is not in {folder}: a snapshot needs both files") for name in missing
+        ]
+        refused = problems_frame(absent).with_columns(
+            pl.Series("file_name", missing),
+            pl.lit(None, dtype=pl.Utf8).alias("file_sha256"),
+            pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+        )
+        return _refuse(kind, run, as_of, warehouse, refused)
     players_csv = read_csv_text(Path(folder) / PLAYERS_FILE)
     memberships_csv = read_csv_text(Path(folder) / MEMBERSHIPS_FILE)
     run.input_checksums = {
@@ -179,7 +193,7 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     if refused.height:
         return _refuse(kind, run, as_of, warehouse, refused)
     players, player_problems = checked_csv(players_csv, kind.typer, kind.model)
-    memberships, membership_problems = checked_csv(memberships_csv, type_memberships, Membership)
+    memberships, membership_problems = checked_csv(memberships_csv, prepare_memberships, Membership)
     # every membership needs a player of this snapshot, even when no player was accepted
     memberships, orphan_problems = membership_orphans(
         memberships,

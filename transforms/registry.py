@@ -120,6 +120,33 @@ def type_memberships(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return typed.select("line_no", *[spec.name for spec in MEMBERSHIP_FIELDS]), problems
 
 
+def prepare_memberships(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """memberships.csv typed, a year written twice for a player kept once (a warning on the
+    repeat): both rows say the same, and rejecting them both would lose that year."""
+    typed, problems = type_memberships(raw)
+    key = ["player_id", "year"]
+    known = pl.col("player_id").is_not_null() & pl.col("year").is_not_null()
+    marked = typed.with_columns(pl.col("line_no").min().over(key).alias("first_line"))
+    repeat = known & (pl.col("line_no") != pl.col("first_line"))
+    warnings = (
+        marked.filter(repeat)
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit("year").alias("field"),
+            pl.col("year").cast(pl.Utf8).alias("value"),
+            pl.format(
+                "player_id {} is a member for {} on line {} already; counted once",
+                "player_id",
+                "year",
+                "first_line",
+            ).alias("reason"),
+            pl.lit("warning").alias("severity"),
+        )
+        .cast(PROBLEM_SCHEMA)
+    )  # type: ignore[arg-type]
+    return marked.filter(~repeat).drop("first_line"), pl.concat([problems, warnings])
+
+
 def type_published_list(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     typed, problems = type_columns(raw, LIST_FIELDS)
     typed = typed.select("line_no", *[spec.name for spec in LIST_FIELDS]).with_columns(

@@ -444,3 +444,35 @@ def test_a_fide_id_on_two_rows_is_set_aside_on_both_and_neither_player_is_lost(t
     assert still_waiting == [(provisional,)]
     _, report = _last_run(warehouse)
     assert "- warnings (rows kept): 2 (new: 2)" in report
+
+
+def test_a_missing_memberships_file_refuses_the_load_and_a_repeated_year_counts_once(tmp_path):
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    folder = tmp_path / "no-memberships"
+    folder.mkdir()
+    (folder / "players.csv").write_text(JULY, encoding="utf-8")
+    counts = load_registry_flow(str(folder), date(2026, 7, 1), warehouse)
+    assert counts["players"] == 0 and counts["rejections_new"] == 1
+    with Warehouse(warehouse).reader() as con:
+        loads = con.execute("SELECT count(*) FROM registry_load").fetchall()
+        refused = con.execute("SELECT file_name, reason FROM rejection").fetchall()
+    assert loads == [(0,)]
+    assert refused == [
+        ("memberships.csv", f"memberships.csv is not in {folder}: a snapshot needs both files")
+    ]
+
+    # the same year written twice for one player (line 3 repeats line 2): one membership
+    repeated = "player_id,year\n100001,2026\n100001,2026\n100002,2026\n"
+    counts = load_registry_flow(
+        _snapshot(tmp_path / "repeated", JULY, repeated), date(2026, 7, 1), warehouse
+    )
+    assert (counts["players"], counts["memberships"]) == (2, 2)
+    with Warehouse(warehouse).reader() as con:
+        members = con.execute(
+            "SELECT player_id FROM membership_at('2026-07-01'::DATE) WHERE year = 2026 ORDER BY 1"
+        ).fetchall()
+        warned = con.execute("SELECT line_no, reason FROM input_warning").fetchall()
+    assert members == [("100001",), ("100002",)]
+    assert warned == [(3, "player_id 100001 is a member for 2026 on line 2 already; counted once")]
