@@ -169,6 +169,10 @@ def prepare_delivery(
             tournament_id, intake.version_key, "chess", file.sha256 if file else None
         )
         outcome.intakes.append(intake.with_version(version))
+    # a problem of a manifest row belongs to the tournament the row names
+    outcome.manifest_problems = outcome.manifest_problems.join(
+        typed.select("line_no", "tournament_id"), on="line_no", how="left"
+    )
     return outcome
 
 
@@ -250,7 +254,9 @@ def write_outcomes(
                 pl.lit("manifest").alias("source"),
                 pl.lit(manifest.name).alias("file_name"),
                 pl.lit(manifest.sha256).alias("file_sha256"),
-                pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+                pl.col("tournament_id")
+                if "tournament_id" in outcome.manifest_problems.columns
+                else pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
             ),
         )
         counts["rejections_new"] += new_rejections

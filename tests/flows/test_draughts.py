@@ -181,7 +181,7 @@ def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
     ]
     assert [(source, tournament) for source, tournament, _, _ in refused] == [
         ("draughts tournaments", "DI-1"),
-        ("manifest", None),
+        ("manifest", "DN-1"),
     ]
     assert "DI-1 is already a chess tournament" in refused[0][3]
     assert "DN-1 is already a draughts tournament" in refused[1][3]

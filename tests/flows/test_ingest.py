@@ -112,7 +112,7 @@ def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
             "SELECT file_name, line_no, field, reason FROM rejection WHERE tournament_id = 'BAD-1'"
         ).fetchall()
         no_date = con.execute(
-            "SELECT file_name, line_no, field, reason FROM rejection "
+            "SELECT file_name, line_no, field, reason, tournament_id FROM rejection "
             "WHERE file_name = 'manifest.csv' AND field = 'received_on'"
         ).fetchall()
         gone = con.execute(
@@ -132,6 +132,7 @@ def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
         for file, line, _field, reason in bad
     ), bad
     assert no_date and no_date[0][1] == 4 and "never guessed" in no_date[0][3]
+    assert no_date[0][4] == "NODATE-1"  # the manifest row names its tournament
     assert gone == [(5, "the file missing.trf listed in the manifest is not in the delivery")]
     assert ok_games > 0
 
@@ -166,7 +167,7 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
         status = dict(con.execute("SELECT tournament_id, status FROM tournament").fetchall())
         blank_rejection = con.execute(
             "SELECT line_no, reason FROM rejection WHERE file_name = 'manifest.csv' "
-            "AND field = 'file' AND tournament_id IS NULL"
+            "AND field = 'file' AND tournament_id = 'BLANK-1'"
         ).fetchall()
         twice = con.execute(
             "SELECT line_no FROM rejection WHERE tournament_id = 'TWICE-1' "
