@@ -27,7 +27,7 @@ _TRANSLATIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^str_length\((.*)\)$"), "has the wrong length ({0})"),
     (re.compile(r"^not_nullable$"), "is required and is empty"),
     (re.compile(r"^field_uniqueness$"), "is repeated: each value must appear once"),
-    (re.compile(r"^multiple_fields_uniqueness$"), "is repeated: each value must appear once"),
+    (re.compile(r"^multiple_fields_uniqueness$"), "is repeated: each combination must appear once"),
     (re.compile(r"^column_in_dataframe$"), "column is missing"),
     (re.compile(r"^dtype\('(.*)'\)$"), "has the wrong type (expected {0})"),
 ]
@@ -83,6 +83,39 @@ def validate(
     return Validated(frame, _with_nulls(empty_problems(), carry_schema))
 
 
+def _named_repeats(
+    rows: pl.DataFrame, indexed: pl.DataFrame, unique: list[str] | str | None
+) -> pl.DataFrame:
+    """A row repeating the model's unique key is reported by that key (field: its columns,
+    value: their values in the row), not by Pandera's dump of the whole row."""
+    if not unique or "multiple_fields_uniqueness" not in rows["check"]:
+        return rows
+    key = [unique] if isinstance(unique, str) else list(unique)
+    values = indexed.select(
+        "_index",
+        pl.concat_str(
+            [pl.format(f"{name}={{}}", pl.col(name).cast(pl.Utf8).fill_null("")) for name in key],
+            separator=", ",
+        ).alias("_key_values"),
+    )
+    repeated = pl.col("check") == "multiple_fields_uniqueness"
+    return (
+        rows.with_columns(pl.col("index").cast(pl.Int64).alias("_index"))
+        .join(values, on="_index", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(repeated)
+            .then(pl.lit(", ".join(key)))
+            .otherwise(pl.col("column"))
+            .alias("column"),
+            pl.when(repeated)
+            .then(pl.col("_key_values"))
+            .otherwise(pl.col("failure_case").cast(pl.Utf8))
+            .alias("failure_case"),
+        )
+        .drop("_index", "_key_values")
+    )
+
+
 def _with_nulls(problems: pl.DataFrame, carry_schema: dict[str, pl.DataType]) -> pl.DataFrame:
     return problems.with_columns(
         [pl.lit(None, dtype=dtype).alias(name) for name, dtype in carry_schema.items()]
@@ -103,11 +136,12 @@ def _split(
         .otherwise(pl.col("column"))
         .alias("column")
     )
+    indexed = frame.with_row_index("_index").with_columns(pl.col("_index").cast(pl.Int64))
+    rows = _named_repeats(rows, indexed, getattr(model.Config, "unique", None))
     reasons = [
         plain_reason(check, column)
         for check, column in zip(rows["check"].to_list(), rows["column"].to_list(), strict=True)
     ]
-    indexed = frame.with_row_index("_index").with_columns(pl.col("_index").cast(pl.Int64))
     picked = [*carry_schema]
     if line_column and line_column in frame.columns:
         picked.append(line_column)
