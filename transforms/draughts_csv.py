@@ -95,8 +95,8 @@ def game_problems(
     games: pl.DataFrame, tournament_id: str, points_scale: str, registered: pl.Series
 ) -> pl.DataFrame:
     """What is wrong with the rows of one tournament's games file (typed and schema-checked):
-    rows of another tournament, results off the points scale, players in no FID registry, a
-    player twice in a round. One error row each."""
+    rows of another tournament, results off the points scale, a drawn forfeit, players in no
+    FID registry, a player twice in a round. One error row each."""
     known = RESULT_POINTS[points_scale]
     ids = registered.implode()
     parts = [
@@ -117,6 +117,15 @@ def game_problems(
             pl.lit(
                 f"is not a result on the {points_scale} scale ({', '.join(sorted(set(known)))})"
             ),
+        ),
+        _problem_rows(
+            games.filter(
+                (pl.col("status") == "forfeit")
+                & (pl.col("result").replace_strict(known, default=None) == 0.5)
+            ),
+            "result",
+            pl.col("result"),
+            pl.lit("a forfeit is won or lost, not drawn"),
         ),
     ]
     for column in ("player_id", "opponent_id"):
