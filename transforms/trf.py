@@ -33,6 +33,7 @@ Choices worth knowing:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -923,6 +924,20 @@ def _detect_format(
 # --------------------------------------------------------------------------- entry point
 
 
+# a letter as UTF-8 writes it (a lead byte and its continuation bytes): in a file that is not
+# UTF-8 as a whole, the sign of a second encoding
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}")
+
+
+def _first_non_utf8(raw: bytes) -> tuple[int, int]:
+    """The line and value of the first byte that is not UTF-8 (in a file known not to be)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return raw.count(b"\n", 0, error.start) + 1, raw[error.start]
+    raise ValueError("the bytes are UTF-8")
+
+
 def parse_trf(raw: bytes) -> ParsedTrf:
     """Parse one TRF file. Never raises on bad data: see ``problems``."""
     problems: list[pl.DataFrame] = []
@@ -942,6 +957,21 @@ def parse_trf(raw: bytes) -> ParsedTrf:
             )
         )
         text = ""
+    elif encoding == "latin-1" and _UTF8_SEQUENCE.search(raw):
+        # valid UTF-8 letters beside bytes that are not: a file edited in two encodings. Read as
+        # Latin-1, each UTF-8 letter is two characters, shifting the columns after it
+        line, byte = _first_non_utf8(raw)
+        problems.append(
+            _problem(
+                line,
+                "encoding",
+                f"0x{byte:02X}",
+                "the file mixes UTF-8 with another encoding (this byte is not UTF-8): read as "
+                "Latin-1, a name with an accented letter is two characters longer and the "
+                "columns after it shift; save the whole file as UTF-8",
+                WARNING,
+            )
+        )
     elif encoding == "latin-1" and any("\x80" <= ch <= "\x9f" for ch in text):
         problems.append(
             _problem(

@@ -869,3 +869,19 @@ def test_rendered_tournament_round_trips(event: tuple[int, int, list]) -> None:
         assert value == expected.get(key, (None, None, "")), key
     played = sum(1 for *_, opp, _col, code in rows if opp and code in ("1", "=", "0"))
     assert parsed.games.filter(pl.col("played")).height == played
+
+
+def test_a_file_mixing_utf8_and_latin1_says_so_at_the_first_byte_that_is_not_utf8() -> None:
+    raw = (TRF_DIR / ERRAL).read_bytes()
+    five = raw.index(b"\n001    5 ") + 1
+    raw = raw.replace(b"Baltasar", "Baltasàr".encode(), 1)  # UTF-8: two bytes
+    six = raw.index(b"\n001    6 ") + 1
+    name = six + 14  # the name starts in column 15
+    raw = raw[:name] + b"\xe9" + raw[name + 1 :]  # Latin-1: one byte
+    parsed = parse_trf(raw)
+    assert parsed.tournament["encoding"].to_list() == ["latin-1"]
+    line_of_six = raw.count(b"\n", 0, six) + 1
+    assert raw.count(b"\n", 0, five) + 1 < line_of_six
+    encoding = _warnings(parsed).filter(pl.col("field") == "encoding")
+    assert encoding.select("line_no", "value").rows() == [(line_of_six, "0xE9")]
+    assert "mixes UTF-8 with another encoding" in encoding["reason"][0]
