@@ -63,8 +63,9 @@ def type_columns(
     """Cast text columns to their kinds.
 
     Returns the typed frame (every row kept, bad cells null) and one problem row per cell that
-    was required but blank, or present but unreadable as its kind. Optional columns missing from
-    the header are added as nulls. Callers decide whether a problem drops the row.
+    was required but blank, or present but unreadable as its kind (errors), and one warning per
+    column of the header that is not among ``specs``. Optional columns missing from the header
+    are added as nulls. Callers decide whether a problem drops the row.
     """
     present = [spec for spec in specs if spec.name in raw.columns]
     absent = [spec for spec in specs if spec.name not in raw.columns]
@@ -100,6 +101,27 @@ def type_columns(
                     pl.lit("error").alias("severity"),
                 )
             )
+    known = {spec.name for spec in specs} | {line_column}
+    unknown = [name for name in raw.columns if name not in known]
+    if unknown:
+        # a misspelt optional column ("fide id") would otherwise be read as empty, silently
+        columns = ", ".join(spec.name for spec in specs)
+        problem_parts.append(
+            pl.DataFrame(
+                {
+                    "line_no": [1] * len(unknown),
+                    "field": unknown,
+                    "value": unknown,
+                    "reason": [
+                        f"column '{name}' is not one of this file's ({columns}): its values "
+                        "are ignored"
+                        for name in unknown
+                    ],
+                    "severity": ["warning"] * len(unknown),
+                },
+                schema=PROBLEM_SCHEMA,
+            )
+        )
     problems = pl.concat(problem_parts) if problem_parts else empty_problems()
     return typed, problems.cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
 

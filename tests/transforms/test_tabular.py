@@ -37,3 +37,21 @@ def test_integers_survive_typing_and_nothing_is_reported(values):
     typed, problems = type_columns(raw, SPECS)
     assert problems.height == 0
     assert typed["n"].to_list() == values
+
+
+def test_a_column_the_file_does_not_have_is_reported_not_silently_ignored() -> None:
+    # "fide id" for fide_id: the values would be ignored and the players read without FIDE ids
+    raw = pl.DataFrame({"line_no": [2], "player_id": ["100001"], "fide id": ["2250001"]})
+    specs = [FieldSpec("player_id", "text", required=True), FieldSpec("fide_id", "int")]
+    typed, problems = type_columns(raw, specs)
+    assert typed.select("player_id", "fide_id").rows() == [("100001", None)]
+    assert problems.rows() == [
+        (
+            1,
+            "fide id",
+            "fide id",
+            "column 'fide id' is not one of this file's (player_id, fide_id): its values are "
+            "ignored",
+            "warning",
+        )
+    ]
