@@ -151,6 +151,15 @@ def ingest_delivery(
         )[0]
         return counts
     typed, _ = type_draughts_tournaments(listing.rows)
+    if typed.height == 0:
+        nothing = problem(f"{listing.file.name} lists no tournament")
+        problems = pl.concat(
+            [
+                problems,
+                _tagged(problems_frame([nothing]), "draughts tournaments", listing.file, None),
+            ],
+            how="diagonal_relaxed",
+        )
     # a rejected row still names its tournament, which is quarantined
     named = typed.select("line_no", pl.col("tournament_id").alias("row_tournament"))
     problems = (
@@ -162,7 +171,8 @@ def ingest_delivery(
         .drop("row_tournament")
     )
     counts["rejections"] += record_problems(con, run.run_id, problems)[0]
-    bad_lines = set(problems.get_column("line_no").drop_nulls().to_list())
+    errors = problems.filter(pl.col("severity") == "error")
+    bad_lines = set(errors.get_column("line_no").drop_nulls().to_list())
     for row in typed.iter_rows(named=True):  # one iteration per tournament, not per game
         tournament_id, name = row["tournament_id"], row["file"]
         if tournament_id is None or name is None:
@@ -215,14 +225,22 @@ def ingest_delivery(
                     [game_errors, _tagged(extra, "draughts games", file, None).drop("source")],
                     how="diagonal_relaxed",
                 )
-            if games.height == 0 and game_errors.height == 0:
+            # warnings (an unknown column, a repeated membership) are reported, never disqualify
+            errors = game_errors.filter(pl.col("severity") == "error").height
+            if games.height == 0 and errors == 0:
                 empty = problem(f"the games file {name} holds no game", "file", name)
-                game_errors = _tagged(problems_frame([empty]), "draughts games", file, None).drop(
-                    "source"
+                game_errors = pl.concat(
+                    [
+                        game_errors,
+                        _tagged(problems_frame([empty]), "draughts games", file, None).drop(
+                            "source"
+                        ),
+                    ],
+                    how="diagonal_relaxed",
                 )
-            if game_errors.height or scale is None or games.height == 0:
+            if errors or scale is None or games.height == 0:
                 status = "quarantined"
-            if game_errors.height == 0 and scale is not None and games.height:
+            if errors == 0 and scale is not None and games.height:
                 sides = both_sides(games, scale)
                 entries = draughts_entries(sides, registered)
             game_errors = game_errors.with_columns(
@@ -235,7 +253,9 @@ def ingest_delivery(
         if key in keys:
             counts["unchanged"] += 1
             continue
-        version = known.add(tournament_id, key, "draughts", file.sha256 if file else None)
+        version = known.add(
+            tournament_id, key, "draughts", file.sha256 if file else None, status == "accepted"
+        )
         if file is not None:
             archive_files(con, run.run_id, [(file, "draughts games")])
         played = sides.filter(pl.col("played")).height // 2 if sides.height else 0

@@ -91,6 +91,12 @@ def prepare_delivery(
 ) -> DeliveryOutcome:
     """Parse and check every tournament of a delivery (pure work: no warehouse access)."""
     typed, ratings, problems = _manifest_rows(delivery)
+    if typed.height == 0 and problems.filter(pl.col("severity") == "error").height == 0:
+        # a manifest with a header and no row (or only empty ones): say so, or the delivery
+        # would pass without a trace
+        problems = pl.concat(
+            [problems, problems_frame([problem("the manifest lists no tournament")])]
+        )
     outcome = DeliveryOutcome(delivery=delivery, manifest_problems=problems)
     if typed.height == 0:
         return outcome
@@ -166,7 +172,11 @@ def prepare_delivery(
                 file_name=delivery.manifest.file.name,
             )
         version = context.known.add(
-            tournament_id, intake.version_key, "chess", file.sha256 if file else None
+            tournament_id,
+            intake.version_key,
+            "chess",
+            file.sha256 if file else None,
+            accepted=intake.status == ACCEPTED,
         )
         outcome.intakes.append(intake.with_version(version))
     # a problem of a manifest row belongs to the tournament the row names

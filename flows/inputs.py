@@ -61,7 +61,16 @@ def read_csv_text(path: Path) -> CsvInput:
     except (pl.exceptions.ComputeError, pl.exceptions.NoDataError) as error:
         reason = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason)]))
-    raw = raw.rename({name: name.strip().lower() for name in raw.columns})
+    # the nameless columns of a header with trailing commas, when nothing is written under them
+    unnamed = [
+        name
+        for name in raw.columns
+        if (not name.strip() or name.startswith("_duplicated_"))
+        and raw.get_column(name).str.strip_chars().replace("", None).null_count() == raw.height
+    ]
+    raw = raw.drop(unnamed).rename(
+        {name: name.strip().lower() for name in raw.columns if name not in unnamed}
+    )
     # a line with no value in any cell (a blank line, or the ",,,," a spreadsheet leaves after
     # the last row) holds nothing to check or keep: it would only be rejected as incomplete
     filled = pl.any_horizontal(pl.col(raw.columns).str.strip_chars().ne("").fill_null(False))

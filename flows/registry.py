@@ -72,6 +72,11 @@ def refusal(source: CsvInput, model: type) -> pl.DataFrame:
     found = refused_file(source.file.content, required_columns(model))
     if found.height == 0 and source.problems.height:
         found = source.problems
+    if found.height == 0 and source.rows.height == 0:
+        # a snapshot replaces the registry from its date: without rows it would say that the
+        # federation has no players (or no members) from then on
+        empty = f"{source.file.name} holds no rows: a snapshot cannot be empty"
+        found = problems_frame([problem(empty)])
     return tagged(found, source)
 
 

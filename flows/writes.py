@@ -30,7 +30,8 @@ class KnownTournaments:
 
     versions: dict[str, tuple[int, set[str]]]  # id -> (latest version, every version key)
     games: dict[str, str]  # id -> "chess" or "draughts"
-    files: dict[str, str]  # SHA-256 of a latest version's file -> its tournament id
+    # SHA-256 of a file -> the ids whose latest version rates it (accepted)
+    rated_files: dict[str, set[str]]
 
     def taken_by_other_game(self, tournament_id: str, game: str) -> str | None:
         """Why ``tournament_id`` cannot be a ``game`` tournament, or None when it can."""
@@ -44,37 +45,40 @@ class KnownTournaments:
         )
 
     def same_file_as(self, tournament_id: str, file_sha256: str | None) -> str | None:
-        """The other tournament whose latest version is this very file, if any."""
-        other = self.files.get(file_sha256) if file_sha256 else None
-        return other if other is not None and other != tournament_id else None
+        """Another tournament whose rated version is this very file, if any (the first by id:
+        the reason names one)."""
+        holders = self.rated_files.get(file_sha256, set()) if file_sha256 else set()
+        others = sorted(holders - {tournament_id})
+        return others[0] if others else None
 
-    def add(self, tournament_id: str, key: str, game: str, file_sha256: str | None) -> int:
+    def add(
+        self, tournament_id: str, key: str, game: str, file_sha256: str | None, accepted: bool
+    ) -> int:
         """Record a new version of ``tournament_id``; returns its number."""
         latest, keys = self.versions.get(tournament_id, (0, set()))
         self.versions[tournament_id] = (latest + 1, keys | {key})
         self.games.setdefault(tournament_id, game)
-        if file_sha256:
-            self.files.setdefault(file_sha256, tournament_id)
+        # the new version replaces whatever file the id rated before
+        for holders in self.rated_files.values():
+            holders.discard(tournament_id)
+        if file_sha256 and accepted:
+            self.rated_files.setdefault(file_sha256, set()).add(tournament_id)
         return latest + 1
 
 
 def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
     known = query_frame(con, read_sql("queries/tournament_version_keys.sql"))
+    rated_files: dict[str, set[str]] = {}
+    for row in known.iter_rows(named=True):
+        if row["rated_file_sha256"] is not None:
+            rated_files.setdefault(row["rated_file_sha256"], set()).add(row["tournament_id"])
     return KnownTournaments(
         versions={
             row["tournament_id"]: (row["latest_version"], set(row["version_keys"]))
             for row in known.iter_rows(named=True)
         },
-        games={
-            row["tournament_id"]: row["game"]
-            for row in known.iter_rows(named=True)
-            if row["game"] is not None
-        },
-        files={
-            row["latest_file_sha256"]: row["tournament_id"]
-            for row in known.sort("tournament_id").iter_rows(named=True)
-            if row["latest_file_sha256"] is not None
-        },
+        games={row["tournament_id"]: row["game"] for row in known.iter_rows(named=True)},
+        rated_files=rated_files,
     )
 
 

@@ -1,11 +1,12 @@
 -- Every tournament id already used, by chess or draughts (they share one list of ids): its
--- latest version, every version key seen, which game its versions are of, and the file of its
--- latest version.
+-- latest version, every version key seen, which game wrote it (a draughts ingest stores the
+-- format 'draughts-csv'), and the file of its latest version when that version is accepted
+-- (the file's games are then rated under this id).
 SELECT tournament_id,
        max(version) AS latest_version,
        list(version_key) AS version_keys,
-       CASE WHEN bool_or(system LIKE 'rubele_%') THEN 'draughts'
-            WHEN bool_or(system IN ('elo_italia', 'elo_rapid')) THEN 'chess' END AS game,
-       arg_max(file_sha256, version) AS latest_file_sha256
+       CASE WHEN bool_or(format = 'draughts-csv') THEN 'draughts' ELSE 'chess' END AS game,
+       CASE WHEN arg_max(status, version) = 'accepted'
+            THEN arg_max(file_sha256, version) END AS rated_file_sha256
 FROM tournament_version
 GROUP BY tournament_id

@@ -150,20 +150,29 @@ def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
     warehouse = str(tmp_path / "w.duckdb")
     trf = "erral_fidetournament__tests_test_demo.trf"
 
-    def chess_delivery(name: str, tournament_id: str) -> Path:
+    def chess_delivery(name: str, rows: list[tuple[str, str]]) -> Path:
         folder = tmp_path / name / "d"
         folder.mkdir(parents=True)
         shutil.copyfile(SHARED_TRF / trf, folder / trf)
-        row = {"tournament_id": tournament_id, "file": trf, "system": "elo_italia"}
-        write_manifest(folder, [{**row, "received_on": "2019-05-02"}])
+        write_manifest(
+            folder,
+            [
+                {"tournament_id": tournament, "file": trf, "system": system, "received_on": day}
+                for (tournament, system), day in zip(
+                    rows, ("2019-05-02", "2019-05-03"), strict=False
+                )
+            ],
+        )
         return folder.parent
 
-    assert ingest_flow(str(chess_delivery("chess", "DI-1")), warehouse)["tournaments_accepted"]
+    # DI-2's system is misspelt: a quarantined chess tournament still holds its id
+    chess = chess_delivery("chess", [("DI-1", "elo_italia"), ("DI-2", "elo_itlaia")])
+    assert ingest_flow(str(chess), warehouse)["tournaments_accepted"] == 1
     registry, inbox = _inputs(tmp_path)
     load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
     counts = ingest_draughts_flow(str(inbox), warehouse)
-    assert (counts["accepted"], counts["quarantined"]) == (1, 2)  # DI-1 is not among them
-    later = ingest_flow(str(chess_delivery("chess-later", "DN-1")), warehouse)
+    assert (counts["accepted"], counts["quarantined"]) == (1, 1)  # DI-1, DI-2 not among them
+    later = ingest_flow(str(chess_delivery("chess-later", [("DN-1", "elo_italia")])), warehouse)
     assert later["tournaments_new_versions"] == 0
     with Warehouse(warehouse).reader() as con:
         kept = con.sql(
@@ -175,16 +184,18 @@ def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
         ).fetchall()
     assert kept == [
         ("DI-1", 1, "elo_italia"),
-        ("DI-2", 1, "rubele_italiana"),
+        ("DI-2", 1, "elo_itlaia"),
         ("DI-3", 1, "rubele_italiana"),
         ("DN-1", 1, "rubele_internazionale"),
     ]
     assert [(source, tournament) for source, tournament, _, _ in refused] == [
         ("draughts tournaments", "DI-1"),
+        ("draughts tournaments", "DI-2"),
         ("manifest", "DN-1"),
     ]
     assert "DI-1 is already a chess tournament" in refused[0][3]
-    assert "DN-1 is already a draughts tournament" in refused[1][3]
+    assert "DI-2 is already a chess tournament" in refused[1][3]
+    assert "DN-1 is already a draughts tournament" in refused[2][3]
 
 
 def test_a_games_file_without_games_is_quarantined_with_the_reason(tmp_path):
@@ -193,15 +204,23 @@ def test_a_games_file_without_games_is_quarantined_with_the_reason(tmp_path):
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
     (inbox / "2019-05" / "dn1.csv").write_text(DN1.splitlines()[0] + "\n", encoding="utf-8")
+    # a column the games file does not have is a warning, not a reason to set DI-1 aside
+    board = "\n".join(
+        line + (",board" if n == 0 else ",7") for n, line in enumerate(DI1.splitlines())
+    )
+    (inbox / "2019-05" / "di1.csv").write_text(board + "\n", encoding="utf-8")
     load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
     ingest_draughts_flow(str(inbox), warehouse)
     with Warehouse(warehouse).reader() as con:
         status = con.sql("SELECT status FROM tournament WHERE tournament_id = 'DN-1'").fetchall()
+        di1 = con.sql("SELECT status FROM tournament WHERE tournament_id = 'DI-1'").fetchall()
+        warned = con.sql("SELECT file_name, field FROM input_warning").fetchall()
         reasons = con.sql(
             "SELECT file_name, field, reason FROM rejection WHERE tournament_id = 'DN-1'"
         ).fetchall()
     assert status == [("quarantined",)]
     assert reasons == [("dn1.csv", "file", "the games file dn1.csv holds no game")]
+    assert di1 == [("accepted",)] and warned == [("di1.csv", "board")]
 
 
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):

@@ -144,7 +144,7 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
     from flows.ingest import ingest_flow
 
     inbox = tmp_path / "inbox"
-    good, missing, blank, seated_twice = (inbox / name for name in ("a", "b", "c", "d"))
+    good, missing, blank, seated_twice, empty = (inbox / name for name in "abcde")
     row = {"system": "elo_italia", "received_on": "2026-04-02"}
     good.mkdir(parents=True)
     shutil.copyfile(SHARED_TRF / ERRAL, good / ERRAL)
@@ -157,11 +157,14 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
     seated_twice.mkdir()
     (seated_twice / "twice.trf").write_text("".join(lines), encoding="ascii")
     write_manifest(seated_twice, [{**row, "tournament_id": "TWICE-1", "file": "twice.trf"}])
+    write_manifest(empty, [])  # a header, then only the ",,,," a spreadsheet leaves
+    with (empty / "manifest.csv").open("a", encoding="utf-8") as manifest:
+        manifest.write(",,,,,,,\n,,,,,,,\n")
     warehouse = tmp_path / "w.duckdb"
 
     counts = ingest_flow(str(inbox), str(warehouse))
 
-    assert counts["deliveries"] == 4
+    assert counts["deliveries"] == 5
     assert (counts["tournaments_accepted"], counts["tournaments_quarantined"]) == (1, 2)
     with Warehouse(warehouse).reader() as con:
         status = dict(con.execute("SELECT tournament_id, status FROM tournament").fetchall())
@@ -173,6 +176,9 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
             "SELECT line_no FROM rejection WHERE tournament_id = 'TWICE-1' "
             "AND field = 'start number' ORDER BY line_no"
         ).fetchall()
+        nothing = con.execute(
+            "SELECT line_no, reason FROM rejection WHERE reason LIKE '%lists no tournament%'"
+        ).fetchall()
         stored = dict(
             con.execute(
                 "SELECT tournament_id, count(*) FROM tournament_entry GROUP BY ALL"
@@ -182,6 +188,7 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
     assert blank_rejection == [(2, "file is required and is empty")]
     assert twice == [(last,), (last + 1,)]  # the two lines of start number 136
     assert stored == {"OK-1": 137}  # nothing of TWICE-1 but its version, problems and file
+    assert nothing == [(None, "the manifest lists no tournament")]
 
 
 def test_the_very_file_of_another_tournament_is_quarantined(tmp_path):
@@ -216,6 +223,20 @@ def test_the_very_file_of_another_tournament_is_quarantined(tmp_path):
         ("AGAIN-2", 3),
     ]
     assert all("the very file of tournament OK-1" in reason for _, _, reason in reasons)
+
+    # corrections of the manifest rows (a later receipt date), the file unchanged: OK-1 still
+    # rates its own file, and AGAIN-1 is still its twin, whichever comes first by id
+    write_manifest(first, [{**row, "tournament_id": "OK-1", "received_on": "2026-04-03"}])
+    write_manifest(second, [{**row, "tournament_id": "AGAIN-1", "received_on": "2026-04-03"}])
+    counts = ingest_flow(str(first.parent), str(warehouse))
+    assert (counts["tournaments_accepted"], counts["tournaments_quarantined"]) == (1, 1)
+    with Warehouse(warehouse).reader() as con:
+        latest = con.execute("SELECT tournament_id, version, status FROM tournament ORDER BY 1")
+        assert latest.fetchall() == [
+            ("AGAIN-1", 2, "quarantined"),
+            ("AGAIN-2", 1, "quarantined"),
+            ("OK-1", 2, "accepted"),
+        ]
 
 
 def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):

@@ -476,3 +476,19 @@ def test_a_missing_memberships_file_refuses_the_load_and_a_repeated_year_counts_
         warned = con.execute("SELECT line_no, reason FROM input_warning").fetchall()
     assert members == [("100001",), ("100002",)]
     assert warned == [(3, "player_id 100001 is a member for 2026 on line 2 already; counted once")]
+
+
+def test_a_players_file_without_rows_refuses_the_load(tmp_path):
+    # a header, then only the ",,,," a spreadsheet leaves: a snapshot of nobody would say the
+    # federation has no players from its date
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    folder = _snapshot(tmp_path / "empty", PLAYERS_HEADER + ",,,,,,,,,\n,,,,,,,,,\n")
+    counts = load_registry_flow(folder, date(2026, 7, 1), warehouse)
+    assert (counts["players"], counts["rejections_new"]) == (0, 1)
+    with Warehouse(warehouse).reader() as con:
+        loads = con.execute("SELECT count(*) FROM registry_load").fetchall()
+        refused = con.execute("SELECT file_name, reason FROM rejection").fetchall()
+    assert loads == [(0,)]
+    assert refused == [("players.csv", "players.csv holds no rows: a snapshot cannot be empty")]
