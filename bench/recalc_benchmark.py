@@ -105,7 +105,7 @@ def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodIn
     dates = list_dates_between(calendar, first, last)
     with Warehouse(warehouse).reader() as con:
         history = split_history(
-            load_history(con, "elo_italia", cutoff_for(calendar, dates[-1])), calendar
+            load_history(con, "elo_italia", cutoff_for(calendar, dates[-1]), dates[-1]), calendar
         )
     played = history.played_before(dates[0], lambda day: rulebook.era_at(day).validity)
     previous = pl.DataFrame(

@@ -107,8 +107,13 @@ class PeriodContext:
     reference_ratings: pl.DataFrame | None  # the Elo Italia list newcomers may enter with
 
 
-def load_history(con: duckdb.DuckDBPyConnection, system: str, up_to: date) -> History:
-    """Every input of the lists of ``system`` whose cut-off is at most ``up_to``, read once."""
+def load_history(
+    con: duckdb.DuckDBPyConnection, system: str, up_to: date, last_list_date: date
+) -> History:
+    """Every input of the lists of ``system`` up to ``last_list_date`` (whose cut-off is
+    ``up_to``), read once: the tournaments received up to the cut-off, the registry snapshots
+    and memberships up to the list date itself (a list reads the snapshot of its date, however
+    many lists the read serves)."""
     window = {"system": system, "up_to": up_to}
     # in entry key order, which the engine takes each period's entries in (and the split
     # keeps): one sort of the history here instead of one in every period, and cheaper than
@@ -132,9 +137,11 @@ def load_history(con: duckdb.DuckDBPyConnection, system: str, up_to: date) -> Hi
     return History(
         entries=entries,
         games=key_seated_games(games, entries),
-        registry=query_frame(con, read_sql("queries/lists/registry_history.sql"), {"day": up_to}),
+        registry=query_frame(
+            con, read_sql("queries/lists/registry_history.sql"), {"day": last_list_date}
+        ),
         memberships=query_frame(
-            con, read_sql("queries/lists/membership_history.sql"), {"day": up_to}
+            con, read_sql("queries/lists/membership_history.sql"), {"day": last_list_date}
         ),
         quarantined=query_frame(con, read_sql("queries/lists/history_quarantined.sql"), window),
     )
@@ -252,7 +259,9 @@ def read_period(
     """Everything the engine needs for one list date, as the warehouse holds it now."""
     previous = read_previous(con, system, scenario, list_date)
     context = period_context(con, system, scenario, list_date, rulebook, previous)
-    history = split_history(load_history(con, system, context.up_to), context.era.calendar)
+    history = split_history(
+        load_history(con, system, context.up_to, list_date), context.era.calendar
+    )
     played = history.played_before(list_date, validity_in_force(rulebook))
     return context, facts_of(context, history, previous, played)
 

@@ -304,7 +304,8 @@ def recalculate_flow(
         if dates:
             last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
             history = split_history(
-                load_history(con, system, last_cutoff), rulebook.era_at(dates[0]).calendar
+                load_history(con, system, last_cutoff, dates[-1]),
+                rulebook.era_at(dates[0]).calendar,
             )
             previous = read_previous(con, system, scenario, dates[0])
             played = history.played_before(dates[0], validity_in_force(rulebook))

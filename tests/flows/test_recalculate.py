@@ -281,7 +281,7 @@ def test_the_history_read_gives_each_period_in_the_engines_order(season_warehous
     warehouse = season_warehouse(2009)
     calendar = load_rulebook("elo_italia").era_at(date(2009, 4, 1)).calendar
     with Warehouse(warehouse).reader() as con:
-        history = load_history(con, "elo_italia", date(2010, 12, 31))
+        history = load_history(con, "elo_italia", date(2010, 12, 31), date(2010, 12, 31))
     assert history.entries.height and history.games.height
     assert history.entries.get_column("entry_key").is_sorted()
     assert history.games.get_column("received_on").is_sorted()
@@ -290,3 +290,31 @@ def test_the_history_read_gives_each_period_in_the_engines_order(season_warehous
     for part in periods.values():
         assert part.entries.get_column("entry_key").is_sorted()
     assert sum(part.games.height for part in periods.values()) == history.games.height
+
+
+def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
+    # The demo loads a registry snapshot as of 2019-07-01, a list date: that list reads it
+    # whether a replay ends there, goes on past it, or the quarterly flow publishes it alone
+    # (a replay ending later used to see it, the others not, so the same inputs gave two
+    # different lists and every replay wrote a new revision).
+    from flows.lists import quarterly_flow
+    from flows.recalculate import recalculate_flow
+
+    warehouse = str(season_warehouse(2019))
+    assert recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))[
+        "new_revisions"
+    ]
+    replayed = _official(warehouse)
+    assert recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2019, 7, 1)) == {
+        "lists": 2,
+        "new_revisions": 0,
+        "players_changed": 0,
+    }
+    assert quarterly_flow("elo_italia", date(2019, 7, 1), warehouse)["new_revision"] == 0
+    assert (
+        recalculate_flow("elo_italia", warehouse, date(2019, 7, 1), date(2019, 10, 1))[
+            "new_revisions"
+        ]
+        == 0
+    )
+    assert _official(warehouse) == replayed
