@@ -82,25 +82,62 @@ def stale_lists(
     rulebook: Rulebook | Any,
     fingerprint: Callable[[duckdb.DuckDBPyConnection, str, Any, date], str] = fsi_fingerprint,
 ) -> list[StaleList]:
-    """Official lists whose inputs or rulebook changed since written, and every later one
-    (``fingerprint`` says what a list would read now: FSI or draughts inputs)."""
+    """Official lists whose inputs or rulebook changed since written, or computed from a
+    revision of the list before that is no longer in force, and every later one up to the next
+    imported list (``fingerprint`` says what a list would read now: FSI or draughts inputs)."""
     current = query_frame(
         con,
         read_sql("queries/lists/current_revisions.sql"),
         {"system": system, "scenario": OFFICIAL},
     )
+    in_force = dict(current.select("list_date", "revision").rows())
     stale: list[StaleList] = []
-    for list_date, _revision, inputs_hash, rulebook_hash, source, _content in current.rows():
+    for row in current.iter_rows(named=True):
+        list_date, source = row["list_date"], row["source"]
+        if source == "imported":
+            if stale:
+                break  # an imported list is a given: the lists after it follow it, not these
+            continue  # nor is it a computation to check
         if stale:
             stale.append(StaleList(list_date, f"follows the stale list of {stale[0].list_date}"))
             continue
-        if source == "imported":
-            continue  # an imported list is a given, not a computation
-        if fingerprint(con, system, rulebook, list_date) != inputs_hash:
+        previous = row["previous_list_date"]
+        if previous in in_force and in_force[previous] != row["previous_revision"]:
+            stale.append(
+                StaleList(
+                    list_date,
+                    f"it was computed from revision {row['previous_revision']} of the list of "
+                    f"{previous}, which revision {in_force[previous]} has replaced",
+                )
+            )
+        elif fingerprint(con, system, rulebook, list_date) != row["inputs_hash"]:
             stale.append(StaleList(list_date, "its inputs changed since it was written"))
-        elif rulebook_hash != rulebook.content_hash:
+        elif row["rulebook_hash"] != rulebook.content_hash:
             stale.append(StaleList(list_date, "the rulebook changed since it was written"))
     return stale
+
+
+def refuse_imported_dates(con: duckdb.DuckDBPyConnection, system: str, dates: list[date]) -> None:
+    """A replay cannot compute a list the federation published and the warehouse imported
+    (the opening list, typically): it holds what no history does, and computed from nothing
+    it would replace every player's rating. The range must start after it."""
+    current = query_frame(
+        con,
+        read_sql("queries/lists/current_revisions.sql"),
+        {"system": system, "scenario": OFFICIAL},
+    )
+    imported = [
+        day
+        for day, source in current.select("list_date", "source").rows()
+        if source == "imported" and dates[0] <= day <= dates[-1]
+    ]
+    if imported:
+        after = [day for day in dates if day > imported[-1]]
+        start_after = f"--from {after[0]}" if after else "a later --from"
+        raise ListError(
+            f"the {system} list of {imported[-1]} was imported as the federation published it: "
+            f"a recalculation cannot compute it; replay from the list after it ({start_after})"
+        )
 
 
 def diff_against(
@@ -299,6 +336,7 @@ def recalculate_flow(
             dates = list_dates_between(calendar, start, end)
             if not dates:
                 raise ListError(f"no list date of {system} between {start} and {end}")
+            refuse_imported_dates(con, system, dates)
         say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
         results: list[tuple[WrittenList, pl.DataFrame | None]] = []
         if dates:

@@ -318,3 +318,45 @@ def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
         == 0
     )
     assert _official(warehouse) == replayed
+
+
+def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
+    # The demo's 2019-01-01 list is imported: computed from nothing, it would replace every
+    # rating of the federation's published list, and the lists after it with it.
+    from flows.lists import ListError
+    from flows.recalculate import recalculate_flow
+
+    warehouse = str(season_warehouse(2019))
+    before = _official(warehouse)
+    with pytest.raises(ListError, match=r"2019-01-01 was imported .* \(--from 2019-04-01\)"):
+        recalculate_flow("elo_italia", warehouse, date(2018, 7, 1), date(2019, 4, 1))
+    assert _official(warehouse) == before
+
+
+def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(season_warehouse):
+    import duckdb
+
+    from flows.lists import load_rulebook
+    from flows.recalculate import recalculate_flow, stale_lists
+
+    warehouse = str(season_warehouse(2019))
+    recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
+    # a second revision of 2019-04-01 from the same inputs and rulebook (as a replay of that
+    # list alone would write after any change its content shows): the lists after it were
+    # computed from revision 1
+    with duckdb.connect(warehouse) as con:
+        con.execute(
+            "INSERT INTO list_revision SELECT * REPLACE (2 AS revision) FROM list_revision "
+            "WHERE system = 'elo_italia' AND scenario = 'official' AND list_date = '2019-04-01'"
+        )
+    with Warehouse(warehouse).reader() as con:
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"))
+    assert [(stale.list_date, stale.reason) for stale in found] == [
+        (
+            date(2019, 7, 1),
+            "it was computed from revision 1 of the list of 2019-04-01, which revision 2 has "
+            "replaced",
+        ),
+        (date(2019, 10, 1), "follows the stale list of 2019-07-01"),
+        (date(2020, 1, 1), "follows the stale list of 2019-07-01"),
+    ]
