@@ -1,6 +1,6 @@
 -- What the lists of `system` at some dates are computed from, one hash per list date: every
--- tournament version received up to its cut-off, every analyst merge, every registry load up
--- to the list date. A later ingest, merge or registry load that a list would read changes its
+-- tournament version received up to its cut-off, every analyst merge of a player in those
+-- tournaments, every registry load up to the list date. A later ingest, merge or registry load that a list would read changes its
 -- fingerprint, and so does a new revision of a reference list it takes entry ratings from
 -- (the Elo Italia lists for Elo Rapid; NULL when none).
 -- $list_dates, $cutoffs and $reference_systems are parallel lists (a replay asks for all its
@@ -28,14 +28,27 @@ received AS (
     LEFT JOIN versions v ON v.received_on <= d.up_to
     GROUP BY d.list_date
 ),
+-- an analyst merge changes the lists that read an entry of its provisional id: from the first
+-- receipt of a tournament of the system where that id plays
+merged AS MATERIALIZED (
+    SELECT m.provisional_id, m.player_id, min(t.received_on) AS first_received
+    FROM player_merge m
+    JOIN tournament_entry e ON e.player_id = m.provisional_id
+    JOIN tournament_version t USING (tournament_id, version)
+    WHERE t.system = $system
+    GROUP BY ALL
+),
 merges AS (
-    SELECT coalesce(string_agg(provisional_id || '>' || player_id, ',' ORDER BY provisional_id), '')
-        AS summary
-    FROM player_merge
+    SELECT d.list_date,
+           coalesce(string_agg(m.provisional_id || '>' || m.player_id, ','
+                               ORDER BY m.provisional_id), '') AS summary
+    FROM dates d
+    LEFT JOIN merged m ON m.first_received <= d.up_to
+    GROUP BY d.list_date
 )
 SELECT d.list_date, sha256(concat_ws('#',
     r.summary,
-    (SELECT summary FROM merges),
+    m.summary,
     (SELECT coalesce(string_agg(load_id::VARCHAR, ',' ORDER BY load_id), '')
      FROM registry_load WHERE as_of <= d.list_date),
     (SELECT coalesce(string_agg(list_date || ':' || revision, ',' ORDER BY list_date), '')
@@ -44,4 +57,5 @@ SELECT d.list_date, sha256(concat_ws('#',
 )) AS fingerprint
 FROM dates d
 JOIN received r USING (list_date)
+JOIN merges m USING (list_date)
 ORDER BY d.list_date
