@@ -190,29 +190,52 @@ def recalculation_report(
         f"- new revisions: {sum(1 for written, _ in results if written.written)}",
         f"- differences are against {against}",
         "",
-        "| list date | revision | players differing | category changes | largest difference |",
-        "|---|---|---|---|---|",
+        "| list date | revision | players differing | ratings changed | categories changed "
+        "| overall positions changed | entered / left | largest rating difference |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for written, diff in results:
         if not written.written:
             lines.append(
-                f"| {written.context.list_date} | {written.revision} (unchanged) | 0 | 0 | |"
+                f"| {written.context.list_date} | {written.revision} (unchanged) "
+                "| 0 | 0 | 0 | 0 | 0 / 0 | |"
             )
             continue
-        differing = diff.height if diff is not None else 0
-        categories = (
-            diff.filter(pl.col("old_category").ne_missing(pl.col("new_category"))).height
-            if diff is not None
-            else 0
-        )
-        largest = ""
-        if diff is not None and diff.height:
-            top = diff.row(0, named=True)
-            largest = (
-                f"{top['name'] or top['player_id']}: {top['old_rating']} -> {top['new_rating']}"
-            )
         lines.append(
-            f"| {written.context.list_date} | {written.revision} | {differing} | {categories} "
-            f"| {largest} |"
+            f"| {written.context.list_date} | {written.revision} | "
+            + " | ".join(diff_summary(diff))
+            + " |"
         )
     return "\n".join(lines) + "\n"
+
+
+def diff_summary(diff: pl.DataFrame | None) -> list[str]:
+    """A list's differences in a report row: how many players differ, in what, and the largest
+    rating difference of a player on both lists (one entering or leaving has none)."""
+    if diff is None:  # a first computation: nothing to compare with
+        return ["—", "—", "—", "—", "—", ""]
+    if diff.height == 0:
+        return ["0", "0", "0", "0", "0 / 0", ""]
+    both = pl.col("old_rating").is_not_null() & pl.col("new_rating").is_not_null()
+    counts = diff.select(
+        (both & (pl.col("difference") != 0)).sum().alias("ratings"),
+        pl.col("old_category").ne_missing(pl.col("new_category")).sum().alias("categories"),
+        pl.col("old_position").ne_missing(pl.col("new_position")).sum().alias("positions"),
+        pl.col("old_rating").is_null().sum().alias("entered"),
+        pl.col("new_rating").is_null().sum().alias("left"),
+    ).row(0, named=True)
+    moved = diff.filter(both & (pl.col("difference") != 0))
+    largest = ""
+    if moved.height:
+        top = moved.sort([pl.col("difference").abs(), "player_id"], descending=[True, False]).row(
+            0, named=True
+        )
+        largest = f"{top['name'] or top['player_id']}: {top['old_rating']} -> {top['new_rating']}"
+    return [
+        str(diff.height),
+        str(counts["ratings"]),
+        str(counts["categories"]),
+        str(counts["positions"]),
+        f"{counts['entered']} / {counts['left']}",
+        largest,
+    ]
