@@ -1,8 +1,9 @@
 -- Views are recreated on every open: they hold no data, so replacing them is always safe.
 
+-- report: the run's report as it printed it (for a recalculation, its list-by-list differences)
 CREATE OR REPLACE VIEW run AS
 SELECT run_id, flow, parameters, rulebook_hash, code_version, input_checksums,
-       started_at, ended_at, status, counts
+       started_at, ended_at, status, counts, report
 FROM run_record;
 
 CREATE OR REPLACE VIEW rejection AS

@@ -319,6 +319,12 @@ def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
         == 0
     )
     assert _official(warehouse) == replayed
+    with Warehouse(warehouse).reader() as con:  # each replay's report, in the public view
+        reports = con.execute(
+            "SELECT report FROM run WHERE flow = 'recalculate' ORDER BY started_at"
+        ).fetchall()
+    assert len(reports) == 3
+    assert all("| list date | revision | players differing |" in report for (report,) in reports)
 
 
 def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
