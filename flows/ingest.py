@@ -131,7 +131,8 @@ def prepare_delivery(
                 ),
             ]
         )
-        usable = [row for row in usable if all(row is not other for other, _ in taken)]
+        refused = {row["tournament_id"] for row, _ in taken}
+        usable = [row for row in usable if row["tournament_id"] not in refused]
     files = {row["tournament_id"]: delivery.files.get(row["file"] or "") for row in usable}
     parsed = {tid: parse_trf(file.content) for tid, file in files.items() if file is not None}
     schema_problems = validate_parsed(parsed)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 import polars as pl
@@ -30,8 +30,15 @@ class KnownTournaments:
 
     versions: dict[str, tuple[int, set[str]]]  # id -> (latest version, every version key)
     games: dict[str, str]  # id -> "chess" or "draughts"
-    # SHA-256 of a file -> the ids whose latest version rates it (accepted)
-    rated_files: dict[str, set[str]]
+    # id -> SHA-256 of the file its latest version rates (accepted versions only)
+    rated_file: dict[str, str]
+    # and the other way round: SHA-256 of a file -> the ids rating it
+    rated_files: dict[str, set[str]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rated_files = {}
+        for tournament_id, file_sha256 in self.rated_file.items():
+            self.rated_files.setdefault(file_sha256, set()).add(tournament_id)
 
     def taken_by_other_game(self, tournament_id: str, game: str) -> str | None:
         """Why ``tournament_id`` cannot be a ``game`` tournament, or None when it can."""
@@ -59,26 +66,27 @@ class KnownTournaments:
         self.versions[tournament_id] = (latest + 1, keys | {key})
         self.games.setdefault(tournament_id, game)
         # the new version replaces whatever file the id rated before
-        for holders in self.rated_files.values():
-            holders.discard(tournament_id)
+        before = self.rated_file.pop(tournament_id, None)
+        if before is not None:
+            self.rated_files[before].discard(tournament_id)
         if file_sha256 and accepted:
+            self.rated_file[tournament_id] = file_sha256
             self.rated_files.setdefault(file_sha256, set()).add(tournament_id)
         return latest + 1
 
 
 def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
-    known = query_frame(con, read_sql("queries/tournament_version_keys.sql"))
-    rated_files: dict[str, set[str]] = {}
-    for row in known.iter_rows(named=True):
-        if row["rated_file_sha256"] is not None:
-            rated_files.setdefault(row["rated_file_sha256"], set()).add(row["tournament_id"])
+    known = query_frame(con, read_sql("queries/tournament_version_keys.sql")).rows(named=True)
     return KnownTournaments(
         versions={
-            row["tournament_id"]: (row["latest_version"], set(row["version_keys"]))
-            for row in known.iter_rows(named=True)
+            row["tournament_id"]: (row["latest_version"], set(row["version_keys"])) for row in known
         },
-        games={row["tournament_id"]: row["game"] for row in known.iter_rows(named=True)},
-        rated_files=rated_files,
+        games={row["tournament_id"]: row["game"] for row in known},
+        rated_file={
+            row["tournament_id"]: row["rated_file_sha256"]
+            for row in known
+            if row["rated_file_sha256"] is not None
+        },
     )
 
 
