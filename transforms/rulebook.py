@@ -164,23 +164,24 @@ class EraReader:
         return RulebookError(f"{self.where}: {key} {reason}")
 
     def get(self, key: str) -> Any:
-        self.read.add(key)
-        node: Any = self.values
-        for part in key.split("."):
-            if not isinstance(node, dict) or part not in node:
-                raise self.fail(key, "is missing")
-            node = node[part]
-        return node
+        found, value = self._lookup(key)
+        if not found:
+            raise self.fail(key, "is missing")
+        return value
 
     def has(self, key: str) -> bool:
         """Whether the era gives ``key`` (an optional rule: asking counts as reading it)."""
+        return self._lookup(key)[0]
+
+    def _lookup(self, key: str) -> tuple[bool, Any]:
+        """(whether the dotted ``key`` is given, its value), noting that it was read."""
         self.read.add(key)
         node: Any = self.values
         for part in key.split("."):
             if not isinstance(node, dict) or part not in node:
-                return False
+                return False, None
             node = node[part]
-        return True
+        return True, node
 
     def integer(self, key: str, minimum: int = 0, maximum: int = 10_000) -> int:
         value = self.get(key)
