@@ -128,9 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay list dates in order under the rules of each era, as new revisions",
         description="Replays every list date from --from to --to (or, with --stale, from the "
         "earliest list whose inputs changed). Lists whose content does not change get no new "
-        "revision. With --scenario NAME the lists are written beside the official ones.",
+        "revision. With --scenario NAME the lists are written beside the official ones. "
+        "--stale without --system replays the stale lists of every system, Elo Italia before "
+        "Elo Rapid (whose newcomers read it).",
     )
-    recalculate.add_argument("--system", required=True, choices=ALL_LIST_SYSTEMS)
+    recalculate.add_argument(
+        "--system", choices=ALL_LIST_SYSTEMS, help="required, except with --stale alone"
+    )
     recalculate.add_argument("--from", dest="start", type=_iso_date, metavar="YYYY-MM-DD")
     recalculate.add_argument("--to", dest="end", type=_iso_date, metavar="YYYY-MM-DD")
     recalculate.add_argument("--stale", action="store_true", help="replay the stale lists")
@@ -208,32 +212,65 @@ def _run_quarterly(args: argparse.Namespace) -> None:
 
 
 def _run_recalculate(args: argparse.Namespace) -> None:
-    from flows.recalculate import recalculate_flow
-
+    if args.system is None:
+        if not args.stale or args.start or args.end:
+            raise ValueError("give --system, or --stale alone for every system's stale lists")
+        if args.rulebook is not None or args.scenario != "official":
+            raise ValueError("--rulebook and --scenario apply to one system: give --system")
+        _recalculate_every_stale_system(args.warehouse)
+        return
     if not args.stale and (args.start is None or args.end is None):
         raise ValueError("give --from and --to, or --stale")
-    if args.system in RUBELE_SYSTEMS:
+    _recalculate_system(
+        args.system, args.warehouse, args.start, args.end, args.stale, args.rulebook, args.scenario
+    )
+
+
+def _recalculate_system(
+    system: str,
+    warehouse: str,
+    start: date | None = None,
+    end: date | None = None,
+    stale: bool = False,
+    rulebook: str | None = None,
+    scenario: str = "official",
+) -> None:
+    from flows.recalculate import recalculate_flow
+
+    if system in RUBELE_SYSTEMS:
         from flows.draughts import rubele_recalculate_flow
 
-        rubele_recalculate_flow(
-            args.system,
-            args.warehouse,
-            args.start,
-            args.end,
-            args.rulebook,
-            args.scenario,
-            stale=args.stale,
-        )
+        rubele_recalculate_flow(system, warehouse, start, end, rulebook, scenario, stale=stale)
         return
     recalculate_flow(
-        args.system,
-        args.warehouse,
-        start=args.start,
-        end=args.end,
-        stale=args.stale,
-        rulebook_path=args.rulebook,
-        scenario=args.scenario,
+        system,
+        warehouse,
+        start=start,
+        end=end,
+        stale=stale,
+        rulebook_path=rulebook,
+        scenario=scenario,
     )
+
+
+def _recalculate_every_stale_system(warehouse: str) -> None:
+    """Each system's stale lists in cascade order; a system is checked only after the ones
+    before it were replayed, because replaying Elo Italia can make Elo Rapid lists stale."""
+    from flows.status import published_systems, stale_of
+    from flows.warehouse import Warehouse
+
+    with Warehouse(warehouse).reader() as con:
+        systems = list(published_systems(con))
+    replayed = []
+    for system in systems:
+        with Warehouse(warehouse).reader() as con:
+            stale = stale_of(con, system)
+        if stale:
+            print(f"recalculate: {system} has {len(stale)} stale lists from {stale[0].list_date}")
+            _recalculate_system(system, warehouse, stale=True)
+            replayed.append(system)
+    if not replayed:
+        print("recalculate: every published list is current; nothing to do")
 
 
 def _run_serve(args: argparse.Namespace) -> None:

@@ -319,6 +319,12 @@ def recalculate_flow(
         },
         rulebook_hash=rulebook.content_hash,
     )
+    if stale:
+        with Warehouse(warehouse).reader() as con:
+            if not stale_lists(con, system, rulebook):
+                # as for the draughts lists: nothing to replay is no run, and no staging copy
+                say(f"recalculate: every {system} list is current; nothing to do")
+                return {"lists": 0, "new_revisions": 0, "players_changed": 0}
     began = time.perf_counter()
     with Warehouse(warehouse).transaction(create=False) as con:
         if stale:

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import duckdb
+
 from flows.warehouse import Warehouse, query_frame, read_sql
+
+if TYPE_CHECKING:
+    from flows.recalculate import StaleList
 
 
 def status_text(warehouse: str) -> str:
@@ -22,32 +29,43 @@ def status_text(warehouse: str) -> str:
     return "\n".join(lines)
 
 
-def _list_lines(warehouse: str) -> list[str]:
+def stale_of(con: duckdb.DuckDBPyConnection, system: str) -> list[StaleList]:
+    """The official lists of ``system`` that a replay under its rulebook would change."""
     from flows.draughts import RUBELE_SYSTEMS, load_rubele_rulebook, rubele_list_fingerprint
-    from flows.lists import FSI_SYSTEMS, load_rulebook
+    from flows.lists import load_rulebook
     from flows.recalculate import stale_lists
 
+    if system in RUBELE_SYSTEMS:
+        return stale_lists(con, system, load_rubele_rulebook(system), rubele_list_fingerprint)
+    return stale_lists(con, system, load_rulebook(system))
+
+
+def published_systems(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Systems with official lists, in the order a cascade replays them (Elo Italia before
+    Elo Rapid, whose newcomers read it), each with its number of list dates."""
+    from flows.draughts import RUBELE_SYSTEMS
+    from flows.lists import FSI_SYSTEMS
+
+    published = dict(
+        query_frame(
+            con,
+            "SELECT system, count(DISTINCT list_date) FROM list_revision "
+            "WHERE scenario = 'official' GROUP BY ALL",
+        ).rows()
+    )
+    return {
+        system: published[system]
+        for system in (*FSI_SYSTEMS, *RUBELE_SYSTEMS)
+        if system in published
+    }
+
+
+def _list_lines(warehouse: str) -> list[str]:
     lines = []
     with Warehouse(warehouse).reader() as con:
-        published = dict(
-            query_frame(
-                con,
-                "SELECT system, count(DISTINCT list_date) FROM list_revision "
-                "WHERE scenario = 'official' GROUP BY ALL",
-            ).rows()
-        )
-        for system in (*FSI_SYSTEMS, *RUBELE_SYSTEMS):
-            if system not in published:
-                continue
-            if system in RUBELE_SYSTEMS:
-                stale = stale_lists(
-                    con, system, load_rubele_rulebook(system), rubele_list_fingerprint
-                )
-            else:
-                stale = stale_lists(con, system, load_rulebook(system))
-            lines.append(
-                f"  {system}: {published[system]} list dates published, {len(stale)} stale"
-            )
+        for system, list_dates in published_systems(con).items():
+            stale = stale_of(con, system)
+            lines.append(f"  {system}: {list_dates} list dates published, {len(stale)} stale")
             lines += [f"    stale {item.list_date}: {item.reason}" for item in stale]
     return lines or ["  none published yet"]
 

@@ -42,3 +42,51 @@ def shared_delivery(folder: Path) -> list[dict[str, str]]:
         )
     write_manifest(folder, rows)
     return rows
+
+
+def flip_one_decisive_game(trf: str) -> str:
+    """Reverse the first decisive game of round 1 on both players' lines."""
+    lines = trf.splitlines(keepends=True)
+    column = 91 + 7  # round 1 result, 0-based
+    by_start = {int(line[4:8]): i for i, line in enumerate(lines) if line.startswith("001 ")}
+    for index in by_start.values():
+        line = lines[index]
+        if len(line) > column and line[column] in "10":
+            opponent = int(line[91:95])
+            other = by_start[opponent]
+            flipped = {"1": "0", "0": "1"}
+            for row in (index, other):
+                text = lines[row]
+                lines[row] = text[:column] + flipped[text[column]] + text[column + 1 :]
+            return "".join(lines)
+    raise AssertionError("no decisive game in round 1")
+
+
+def deliver_a_corrected_tournament(warehouse: Path, inbox: Path) -> int:
+    """Re-deliver the first Elo Italia tournament received in 2019's second quarter with one
+    decisive game reversed, and ingest it; returns the number of new tournament versions."""
+    from flows.ingest import ingest_flow
+    from flows.warehouse import Warehouse
+
+    with Warehouse(warehouse).reader() as con:
+        tournament_id, file_name, received, content = con.execute(
+            "SELECT t.tournament_id, t.file_name, t.received_on, f.content FROM tournament t "
+            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
+            "AND t.system = 'elo_italia' AND t.received_on BETWEEN '2019-03-16' AND '2019-06-15' "
+            "ORDER BY t.tournament_id LIMIT 1"
+        ).fetchone()
+    delivery = inbox / "2019-08"
+    delivery.mkdir(parents=True)
+    (delivery / file_name).write_text(flip_one_decisive_game(content.decode("ascii")))
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": tournament_id,
+                "file": file_name,
+                "system": "elo_italia",
+                "received_on": str(received),
+            }
+        ],
+    )
+    return ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"]

@@ -1,5 +1,7 @@
 """The command line: useful help, and errors as one line with a non-zero exit."""
 
+from datetime import date
+
 import pytest
 
 from flows.cli import build_parser, main
@@ -61,3 +63,60 @@ def test_merge_refuses_to_create_a_warehouse(capsys, tmp_path):
 def test_the_parser_knows_the_default_warehouse():
     args = build_parser().parse_args(["status"])
     assert args.warehouse.endswith("graduatoria.duckdb")
+
+
+def test_recalculate_needs_a_system_unless_it_replays_every_stale_list(capsys, tmp_path):
+    warehouse = str(tmp_path / "w.duckdb")
+    assert main(["recalculate", "--from", "2019-04-01", "--to", "2019-07-01"]) == 1
+    assert "give --system, or --stale alone" in capsys.readouterr().err
+    stale_with_rulebook = [
+        "recalculate",
+        "--stale",
+        "--rulebook",
+        "x.toml",
+        "--warehouse",
+        warehouse,
+    ]
+    assert main(stale_with_rulebook) == 1
+    assert "apply to one system: give --system" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("prefect_server")
+def test_stale_alone_replays_every_system_elo_italia_before_elo_rapid(
+    capsys, season_warehouse, tmp_path
+):
+    from flows.recalculate import recalculate_flow
+    from flows.status import published_systems, stale_of
+    from flows.warehouse import Warehouse
+    from tests.flows.helpers import deliver_a_corrected_tournament
+
+    warehouse = season_warehouse(2019)
+    first, last = date(2019, 4, 1), date(2020, 1, 1)
+    recalculate_flow("elo_italia", str(warehouse), first, last)
+    recalculate_flow("elo_rapid", str(warehouse), first, last)
+    assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections") == 1
+    with Warehouse(warehouse).reader() as con:
+        assert [item.list_date for item in stale_of(con, "elo_italia")] == [
+            date(2019, 7, 1),
+            date(2019, 10, 1),
+            date(2020, 1, 1),
+        ]
+        # Elo Rapid's lists read the Elo Italia revisions in force; those change only when
+        # Elo Italia is replayed, so Rapid is checked after it
+        assert stale_of(con, "elo_rapid") == []
+    capsys.readouterr()
+
+    assert main(["recalculate", "--stale", "--warehouse", str(warehouse)]) == 0
+    out = capsys.readouterr().out
+    assert "elo_italia has 3 stale lists from 2019-07-01" in out
+    with Warehouse(warehouse).reader() as con:
+        assert {system: stale_of(con, system) for system in published_systems(con)} == {
+            "elo_italia": [],
+            "elo_rapid": [],
+        }
+    # the Rapid list of 2019-10-01 is the first to read a replayed Elo Italia list (2019-07-01)
+    rapid = "elo_rapid has 2 stale lists from 2019-10-01"
+    assert out.index("elo_italia has 3 stale lists") < out.index(rapid)
+
+    assert main(["recalculate", "--stale", "--warehouse", str(warehouse)]) == 0
+    assert "every published list is current; nothing to do" in capsys.readouterr().out

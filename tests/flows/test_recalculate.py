@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from flows.warehouse import Warehouse
-from tests.flows.helpers import write_manifest
+from tests.flows.helpers import deliver_a_corrected_tournament
 
 pytestmark = pytest.mark.usefixtures("prefect_server")
 
@@ -63,26 +63,7 @@ def test_the_2021_era_keeps_the_frozen_values(season_warehouse):
     assert played > 0 and moved == 0 and changed == 0
 
 
-def _flip_one_decisive_game(trf: str) -> str:
-    """Reverse the first decisive game of round 1 on both players' lines."""
-    lines = trf.splitlines(keepends=True)
-    column = 91 + 7  # round 1 result, 0-based
-    by_start = {int(line[4:8]): i for i, line in enumerate(lines) if line.startswith("001 ")}
-    for index in by_start.values():
-        line = lines[index]
-        if len(line) > column and line[column] in "10":
-            opponent = int(line[91:95])
-            other = by_start[opponent]
-            flipped = {"1": "0", "0": "1"}
-            for row in (index, other):
-                text = lines[row]
-                lines[row] = text[:column] + flipped[text[column]] + text[column + 1 :]
-            return "".join(lines)
-    raise AssertionError("no decisive game in round 1")
-
-
 def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_warehouse, tmp_path):
-    from flows.ingest import ingest_flow
     from flows.lists import fsi_fingerprints, load_rulebook
     from flows.recalculate import fsi_fingerprint, recalculate_flow, stale_lists
 
@@ -92,27 +73,7 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
     rulebook = load_rulebook("elo_italia")
     with Warehouse(warehouse).reader() as con:
         assert stale_lists(con, "elo_italia", rulebook) == []
-        tournament_id, file_name, received, content = con.execute(
-            "SELECT t.tournament_id, t.file_name, t.received_on, f.content FROM tournament t "
-            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
-            "AND t.system = 'elo_italia' AND t.received_on BETWEEN '2019-03-16' AND '2019-06-15' "
-            "ORDER BY t.tournament_id LIMIT 1"
-        ).fetchone()
-    delivery = tmp_path / "corrections" / "2019-08"
-    delivery.mkdir(parents=True)
-    (delivery / file_name).write_text(_flip_one_decisive_game(content.decode("ascii")))
-    write_manifest(
-        delivery,
-        [
-            {
-                "tournament_id": tournament_id,
-                "file": file_name,
-                "system": "elo_italia",
-                "received_on": str(received),
-            }
-        ],
-    )
-    assert ingest_flow(str(delivery.parent), str(warehouse))["tournaments_new_versions"] == 1
+    assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections") == 1
 
     with Warehouse(warehouse).reader() as con:
         stale = [item.list_date for item in stale_lists(con, "elo_italia", rulebook)]
