@@ -253,8 +253,23 @@ def ingest_delivery(
         if key in keys:
             counts["unchanged"] += 1
             continue
+        moved = known.receipt_moved(tournament_id, row["received_on"])
+        if moved is not None:
+            warning = problem(moved, "received_on", row["received_on"], row["line_no"], "warning")
+            record_problems(
+                con,
+                run.run_id,
+                _tagged(
+                    problems_frame([warning]), "draughts tournaments", listing.file, tournament_id
+                ),
+            )
         version = known.add(
-            tournament_id, key, "draughts", file.sha256 if file else None, status == "accepted"
+            tournament_id,
+            key,
+            "draughts",
+            file.sha256 if file else None,
+            status == "accepted",
+            row["received_on"],
         )
         if file is not None:
             archive_files(con, run.run_id, [(file, "draughts games")])

@@ -172,12 +172,20 @@ def prepare_delivery(
                 source="manifest",
                 file_name=delivery.manifest.file.name,
             )
+        moved = context.known.receipt_moved(tournament_id, row["received_on"])
+        if moved is not None:
+            intake = intake.warned_of(
+                problem(moved, "received_on", row["received_on"], row["line_no"], "warning"),
+                source="manifest",
+                file_name=delivery.manifest.file.name,
+            )
         version = context.known.add(
             tournament_id,
             intake.version_key,
             "chess",
             file.sha256 if file else None,
             accepted=intake.status == ACCEPTED,
+            received_on=row["received_on"],
         )
         outcome.intakes.append(intake.with_version(version))
     # a problem of a manifest row belongs to the tournament the row names

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 import duckdb
 import polars as pl
@@ -32,6 +33,7 @@ class KnownTournaments:
     games: dict[str, str]  # id -> "chess" or "draughts"
     # id -> SHA-256 of the file its latest version rates (accepted versions only)
     rated_file: dict[str, str]
+    received_on: dict[str, date]  # id -> receipt date of its latest version
     # and the other way round: SHA-256 of a file -> the ids rating it
     rated_files: dict[str, set[str]] = field(init=False)
 
@@ -58,13 +60,37 @@ class KnownTournaments:
         others = sorted(holders - {tournament_id})
         return others[0] if others else None
 
+    def receipt_moved(self, tournament_id: str, received_on: date | None) -> str | None:
+        """Why a new version with this receipt date deserves the analyst's eye, or None.
+
+        A tournament is rated in the period of its receipt date, so a version received with
+        another date moves it to another list: right for a corrected receipt date, wrong for
+        a corrected crosstable sent later (which keeps the first receipt date).
+        """
+        before = self.received_on.get(tournament_id)
+        if before is None or received_on is None or before == received_on:
+            return None
+        return (
+            f"receipt date {received_on} differs from {before}, that of the version before: "
+            "this version moves the tournament to the period of its new receipt date (a "
+            f"corrected file of a tournament received on {before} keeps that date)"
+        )
+
     def add(
-        self, tournament_id: str, key: str, game: str, file_sha256: str | None, accepted: bool
+        self,
+        tournament_id: str,
+        key: str,
+        game: str,
+        file_sha256: str | None,
+        accepted: bool,
+        received_on: date | None,
     ) -> int:
         """Record a new version of ``tournament_id``; returns its number."""
         latest, keys = self.versions.get(tournament_id, (0, set()))
         self.versions[tournament_id] = (latest + 1, keys | {key})
         self.games.setdefault(tournament_id, game)
+        if received_on is not None:
+            self.received_on[tournament_id] = received_on
         # the new version replaces whatever file the id rated before
         before = self.rated_file.pop(tournament_id, None)
         if before is not None:
@@ -86,6 +112,11 @@ def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
             row["tournament_id"]: row["rated_file_sha256"]
             for row in known
             if row["rated_file_sha256"] is not None
+        },
+        received_on={
+            row["tournament_id"]: row["received_on"]
+            for row in known
+            if row["received_on"] is not None
         },
     )
 

@@ -84,6 +84,11 @@ class TournamentIntake:
             self, status=QUARANTINED, problems=pl.concat([self.problems, added], how="diagonal")
         )
 
+    def warned_of(self, found: dict[str, object], source: str, file_name: str) -> TournamentIntake:
+        """The same intake with the warning ``found`` (a :func:`problem`) among its problems."""
+        added = _tagged(problems_frame([found]), source, file_name)
+        return replace(self, problems=pl.concat([self.problems, added], how="diagonal"))
+
     def problems_for_record(self, trf_sha256: str | None) -> pl.DataFrame:
         """Problems tagged for the rejection and warning tables."""
         return self.problems.with_columns(

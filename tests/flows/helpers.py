@@ -62,9 +62,12 @@ def flip_one_decisive_game(trf: str) -> str:
     raise AssertionError("no decisive game in round 1")
 
 
-def deliver_a_corrected_tournament(warehouse: Path, inbox: Path) -> int:
+def deliver_a_corrected_tournament(
+    warehouse: Path, inbox: Path, received_on: str | None = None
+) -> tuple[str, int]:
     """Re-deliver the first Elo Italia tournament received in 2019's second quarter with one
-    decisive game reversed, and ingest it; returns the number of new tournament versions."""
+    decisive game reversed (with its first receipt date, or ``received_on``), and ingest it;
+    returns the tournament's id and the number of new tournament versions."""
     from flows.ingest import ingest_flow
     from flows.warehouse import Warehouse
 
@@ -85,8 +88,8 @@ def deliver_a_corrected_tournament(warehouse: Path, inbox: Path) -> int:
                 "tournament_id": tournament_id,
                 "file": file_name,
                 "system": "elo_italia",
-                "received_on": str(received),
+                "received_on": received_on or str(received),
             }
         ],
     )
-    return ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"]
+    return tournament_id, ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"]

@@ -94,7 +94,7 @@ def test_stale_alone_replays_every_system_elo_italia_before_elo_rapid(
     first, last = date(2019, 4, 1), date(2020, 1, 1)
     recalculate_flow("elo_italia", str(warehouse), first, last)
     recalculate_flow("elo_rapid", str(warehouse), first, last)
-    assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections") == 1
+    assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections")[1] == 1
     with Warehouse(warehouse).reader() as con:
         assert [item.list_date for item in stale_of(con, "elo_italia")] == [
             date(2019, 7, 1),

@@ -268,6 +268,48 @@ def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_pa
     assert rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)["lists"] == 0
 
 
+def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_path):
+    from flows.draughts import (
+        ingest_draughts_flow,
+        load_fid_registry_flow,
+        rubele_list_fingerprint,
+        rubele_quarterly_flow,
+        rubele_recalculate_flow,
+    )
+    from flows.draughts import load_rubele_rulebook as rulebook_of
+    from flows.recalculate import stale_lists
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    for list_date in (date(2019, 7, 1), date(2020, 1, 1)):
+        rubele_quarterly_flow("rubele_italiana", list_date, warehouse)
+    # the same games file of DI-1, sent again and recorded as received on 10 August
+    listing = inbox / "2019-05" / "tournaments.csv"
+    listing.write_text(TOURNAMENTS.replace("100,2019-03-10,di1.csv", "100,2019-08-10,di1.csv"))
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        stale = stale_lists(
+            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprint
+        )
+        warned = con.sql(
+            "SELECT reason FROM input_warning WHERE tournament_id = 'DI-1' "
+            "AND field = 'received_on'"
+        ).fetchall()
+    # the list of 1 July applied DI-1: it no longer holds it, and the one after follows it
+    assert [item.list_date for item in stale] == [date(2019, 7, 1), date(2020, 1, 1)]
+    assert len(warned) == 1 and "moves the tournament" in warned[0][0]
+    rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)
+    with Warehouse(warehouse).reader() as con:
+        applied_in = con.sql(
+            "SELECT DISTINCT list_date FROM variation WHERE tournament_id = 'DI-1'"
+        ).fetchall()
+        rows = con.sql("SELECT count(*) FROM variation WHERE tournament_id = 'DI-1'").fetchall()
+    # applied once, by the list of its new receipt date: one variation for each of its players
+    assert applied_in == [(date(2020, 1, 1),)] and rows == [(3,)]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow

@@ -73,7 +73,7 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
     rulebook = load_rulebook("elo_italia")
     with Warehouse(warehouse).reader() as con:
         assert stale_lists(con, "elo_italia", rulebook) == []
-    assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections") == 1
+    assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections")[1] == 1
 
     with Warehouse(warehouse).reader() as con:
         stale = [item.list_date for item in stale_lists(con, "elo_italia", rulebook)]
@@ -299,6 +299,40 @@ def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
     with pytest.raises(ListError, match=r"2019-01-01 was imported .* \(--from 2019-04-01\)"):
         recalculate_flow("elo_italia", warehouse, date(2018, 7, 1), date(2019, 4, 1))
     assert _official(warehouse) == before
+
+
+def test_a_new_receipt_date_moves_a_tournament_and_it_is_rated_once(season_warehouse, tmp_path):
+    from flows.lists import load_rulebook
+    from flows.recalculate import recalculate_flow, stale_lists
+
+    warehouse = season_warehouse(2019)
+    _publish(warehouse, 2019)
+    rulebook = load_rulebook("elo_italia")
+    # received again on 20 August: after the cut-off of the list of 1 July (15 June), before
+    # that of 1 October (15 September)
+    tournament_id, new_versions = deliver_a_corrected_tournament(
+        warehouse, tmp_path / "corrections", received_on="2019-08-20"
+    )
+    assert new_versions == 1
+    with Warehouse(warehouse).reader() as con:
+        # the list of 1 July rated the first version: it no longer holds the tournament
+        stale = [item.list_date for item in stale_lists(con, "elo_italia", rulebook)]
+        warned = con.execute(
+            "SELECT reason FROM input_warning WHERE tournament_id = ? AND field = 'received_on'",
+            [tournament_id],
+        ).fetchall()
+    assert stale == [date(2019, 7, 1), date(2019, 10, 1), date(2020, 1, 1)]
+    assert len(warned) == 1 and "moves the tournament" in warned[0][0]
+
+    recalculate_flow("elo_italia", str(warehouse), stale=True)
+    with Warehouse(warehouse).reader() as con:
+        rated_in = con.execute(
+            "SELECT list_date, tournament_version FROM variation "
+            "WHERE system = 'elo_italia' AND tournament_id = ? GROUP BY ALL ORDER BY ALL",
+            [tournament_id],
+        ).fetchall()
+        assert stale_lists(con, "elo_italia", rulebook) == []
+    assert rated_in == [(date(2019, 10, 1), 2)]
 
 
 def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(season_warehouse):

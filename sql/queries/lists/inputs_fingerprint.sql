@@ -1,7 +1,7 @@
 -- What the lists of `system` at some dates are computed from, one hash per list date: every
--- tournament version received up to its cut-off, every analyst merge of a player in those
--- tournaments, every registry load up to the list date. A later ingest, merge or registry load that a list would read changes its
--- fingerprint, and so does a new revision of a reference list it takes entry ratings from
+-- version of the tournaments first received up to its cut-off, every analyst merge of a player
+-- in those tournaments, every registry load up to the list date. A later ingest, merge or
+-- registry load that a list would read changes its fingerprint, and so does a new revision of a reference list it takes entry ratings from
 -- (the Elo Italia lists for Elo Rapid; NULL when none).
 -- $list_dates, $cutoffs and $reference_systems are parallel lists (a replay asks for all its
 -- dates at once). The
@@ -11,21 +11,24 @@ WITH dates AS (
     SELECT unnest($list_dates::DATE[]) AS list_date, unnest($cutoffs::DATE[]) AS up_to,
            unnest($reference_systems::VARCHAR[]) AS reference_system
 ),
+-- a tournament counts from its first receipt, with every version, in every system it was
+-- delivered for: a version received later, or for another system, moves the tournament out of
+-- the lists that rated it before
 versions AS MATERIALIZED (
-    SELECT received_on,
+    SELECT min(received_on) OVER (PARTITION BY tournament_id) AS first_received,
            md5_number_upper(tournament_id || ':' || version || ':' || version_key || ':' || status)
                AS upper_hash,
            md5_number_lower(tournament_id || ':' || version || ':' || version_key || ':' || status)
                AS lower_hash
     FROM tournament_version
-    WHERE system = $system
+    QUALIFY bool_or(system = $system) OVER (PARTITION BY tournament_id)
 ),
 received AS (
     SELECT d.list_date,
-           count(v.received_on) || ':' || coalesce(sum(v.upper_hash), 0) || ':'
+           count(v.first_received) || ':' || coalesce(sum(v.upper_hash), 0) || ':'
                || coalesce(sum(v.lower_hash), 0) AS summary
     FROM dates d
-    LEFT JOIN versions v ON v.received_on <= d.up_to
+    LEFT JOIN versions v ON v.first_received <= d.up_to
     GROUP BY d.list_date
 ),
 -- an analyst merge changes the lists that read an entry of its provisional id: from the first
