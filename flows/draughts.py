@@ -26,6 +26,7 @@ from flows.lists import (
     ListError,
     PeriodContext,
     WrittenList,
+    first_receipt,
     list_context,
     read_previous,
     write_list,
@@ -382,6 +383,7 @@ def rubele_context(
         previous,
         list_date,
         lambda up_to: rubele_fingerprint(con, system, list_date, up_to),
+        first_receipt=lambda: first_receipt(con, system),
     )
 
 

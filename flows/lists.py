@@ -32,6 +32,7 @@ from flows.warehouse import (
     insert_frame,
     query_frame,
     read_sql,
+    scalar,
 )
 from flows.writes import archive_files, record_problems
 from schemas.inputs import PublishedListRow
@@ -49,6 +50,7 @@ from transforms.elo_list import (
 from transforms.elo_period import key_seated_games
 from transforms.periods import (
     cutoff_for,
+    first_list_taking,
     is_list_date,
     previous_list_date,
     ratings_day,
@@ -168,10 +170,13 @@ def list_context(
     ratings_day: date,
     inputs_hash: Callable[[date], str],
     reference_ratings: pl.DataFrame | None = None,
+    first_receipt: Callable[[], date | None] | None = None,
 ) -> PeriodContext:
     """Where a list date of any system stands: its receipt window and the list it follows.
 
-    Refuses a date that is not a list date, or a list whose predecessor is not published;
+    Refuses a date that is not a list date, a list whose predecessor is not published, or a
+    first list (none before it) whose window would leave out tournaments received before it
+    (``first_receipt`` reads the first receipt date of the system's accepted tournaments);
     ``inputs_hash`` gives the fingerprint of the inputs received up to the cut-off.
     """
     calendar = era.calendar
@@ -185,6 +190,14 @@ def list_context(
         raise ListError(
             f"the {system} list of {expected_previous} has not been published (the last one is "
             f"{previous_date}): publish it first"
+        )
+    first = first_receipt() if previous_date is None and first_receipt is not None else None
+    if first is not None and first <= after:
+        first_list = first_list_taking(calendar, first)
+        raise ListError(
+            f"no {system} list precedes {list_date}, and its window (received after {after}) "
+            f"would leave out the tournaments received before, the first on {first}: publish "
+            f"the list of {first_list} first, or import the federation's list before it"
         )
     return PeriodContext(
         system=system,
@@ -233,7 +246,14 @@ def period_context(
         day,
         inputs_hash,
         read_reference_ratings(con, era, day),
+        lambda: first_receipt(con, system),
     )
+
+
+def first_receipt(con: duckdb.DuckDBPyConnection, system: str) -> date | None:
+    """When the first accepted tournament of ``system`` was received (None: none yet)."""
+    first = scalar(con, read_sql("queries/lists/first_receipt.sql"), {"system": system})
+    return first if isinstance(first, date) else None
 
 
 def read_reference_ratings(

@@ -92,8 +92,10 @@ def stale_lists(
     )
     in_force = dict(current.select("list_date", "revision").rows())
     stale: list[StaleList] = []
+    before: date | None = None  # the list in force before this one
     for row in current.iter_rows(named=True):
         list_date, source = row["list_date"], row["source"]
+        before, list_before = list_date, before
         if source == "imported":
             if stale:
                 break  # an imported list is a given: the lists after it follow it, not these
@@ -102,7 +104,16 @@ def stale_lists(
             stale.append(StaleList(list_date, f"follows the stale list of {stale[0].list_date}"))
             continue
         previous = row["previous_list_date"]
-        if previous in in_force and in_force[previous] != row["previous_revision"]:
+        if previous != list_before:
+            # published before the list that now precedes it (a first list from nothing)
+            stale.append(
+                StaleList(
+                    list_date,
+                    f"it was computed from {f'the list of {previous}' if previous else 'no list'}"
+                    f", but the list of {list_before} now precedes it",
+                )
+            )
+        elif previous in in_force and in_force[previous] != row["previous_revision"]:
             stale.append(
                 StaleList(
                     list_date,

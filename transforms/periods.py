@@ -55,6 +55,15 @@ def receipt_window(calendar: Calendar, list_date: date) -> tuple[date, date]:
     )
 
 
+def first_list_taking(calendar: Calendar, received_on: date) -> date:
+    """The list date whose window takes a tournament received on ``received_on``."""
+    return next(
+        day
+        for day in list_dates_between(calendar, received_on, received_on + timedelta(days=400))
+        if cutoff_for(calendar, day) >= received_on
+    )
+
+
 def assign_list_dates(received: pl.DataFrame, calendar: Calendar) -> pl.DataFrame:
     """Add ``list_date``: the first list whose cut-off is on or after ``received_on``."""
     if received.height == 0:

@@ -310,6 +310,41 @@ def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_p
     assert applied_in == [(date(2020, 1, 1),)] and rows == [(3,)]
 
 
+def test_a_first_list_cannot_leave_out_tournaments_received_before_its_window(tmp_path):
+    from flows.draughts import (
+        ingest_draughts_flow,
+        load_fid_registry_flow,
+        rubele_list_fingerprint,
+        rubele_quarterly_flow,
+    )
+    from flows.draughts import load_rubele_rulebook as rulebook_of
+    from flows.lists import ListError
+    from flows.recalculate import stale_lists
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    # DI-1 was received on 2019-03-10: the list of 2020-01-01 (received after 2019-06-30)
+    # cannot be the first, it would never apply DI-1
+    with pytest.raises(ListError, match="the first on 2019-03-10: publish the list of 2019-07-01"):
+        rubele_quarterly_flow("rubele_italiana", date(2020, 1, 1), warehouse)
+    # a first list with nothing received before its window may be published before the list
+    # before it; that one, published later, makes it stale
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    rubele_quarterly_flow("rubele_italiana", date(2019, 1, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        stale = stale_lists(
+            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprint
+        )
+    assert [(item.list_date, item.reason) for item in stale] == [
+        (
+            date(2019, 7, 1),
+            "it was computed from no list, but the list of 2019-01-01 now precedes it",
+        )
+    ]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow

@@ -7,6 +7,7 @@ from transforms.periods import (
     assign_list_dates,
     cron_for,
     cutoff_for,
+    first_list_taking,
     is_list_date,
     list_dates_between,
     previous_list_date,
@@ -23,6 +24,12 @@ def test_cutoffs_of_each_list_date():
     assert cutoff_for(CALENDAR, date(2020, 7, 1)) == date(2020, 6, 15)
     assert cutoff_for(CALENDAR, date(2020, 10, 1)) == date(2020, 9, 15)
     assert not is_list_date(CALENDAR, date(2020, 5, 1))
+
+
+def test_the_list_that_takes_a_receipt_date():
+    assert first_list_taking(CALENDAR, date(2019, 6, 15)) == date(2019, 7, 1)  # the cut-off
+    assert first_list_taking(CALENDAR, date(2019, 6, 16)) == date(2019, 10, 1)
+    assert first_list_taking(CALENDAR, date(2019, 12, 16)) == date(2020, 4, 1)
 
 
 def test_windows_chain_without_gaps():
