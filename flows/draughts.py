@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -32,6 +32,7 @@ from flows.lists import (
     write_list,
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
+from flows.report import MAX_LISTED
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
@@ -283,7 +284,10 @@ def ingest_delivery(
                 "version": version,
                 "version_key": key,
                 "status": status,
-                "system": f"rubele_{row['variant']}" if row["variant"] else None,
+                # a variant the schema refused names no system (its rejection says why)
+                "system": system
+                if (system := f"rubele_{row['variant']}") in RUBELE_SYSTEMS
+                else None,
                 "file_name": name,
                 "file_sha256": file.sha256 if file else None,
                 "manifest_sha256": listing.file.sha256,
@@ -433,20 +437,31 @@ def read_rubele_facts(
     )
 
 
-def rubele_report(context: PeriodContext, facts: RubeleFacts, published: PublishedList) -> str:
+def rubele_report(
+    context: PeriodContext,
+    facts: RubeleFacts,
+    published: PublishedList,
+    quarantined: pl.DataFrame,
+) -> str:
     rows = published.rows
     moved = rows.filter(pl.col("games") > 0).sort("period_change", descending=True)
+    promoted = rows.filter(
+        pl.col("previous_category").is_not_null()
+        & pl.col("category").ne_missing(pl.col("previous_category"))
+    ).sort("player_id")
     lines = [
         f"# {context.system} list of {context.list_date}",
         "",
         f"- tournaments received after {context.after} up to {context.up_to}: "
-        f"{facts.tournaments.height}, applied in order of end date, start date, id",
+        f"{facts.tournaments.height}, applied in order of end date, start date, id; "
+        f"quarantined (not applied): {quarantined.height}",
         f"- previous list: {context.previous_date or 'none (everyone enters as a debutant)'}",
         f"- rules: rulebook {context.rulebook.source} sha256 {context.rulebook.content_hash[:12]}",
         f"- players on the list: {rows.height}; with counted games: {moved.height}; in the "
         f"national ranking: {int(rows.get_column('in_ranking').sum())}",
         f"- debutants: {rows.filter(pl.col('rating_basis') == 'debutant').height}; foreign "
-        f"entries: {rows.filter(pl.col('rating_basis') == 'foreign').height}",
+        f"entries: {rows.filter(pl.col('rating_basis') == 'foreign').height}; category "
+        f"promotions: {promoted.height}",
     ]
     if moved.height:
         lines += [
@@ -460,6 +475,19 @@ def rubele_report(context: PeriodContext, facts: RubeleFacts, published: Publish
             f"| {row['name'] or row['player_id']} | {row['frozen_rating']} | {row['rating']} "
             f"| {row['period_change']:+d} |"
             for row in moved.head(5).iter_rows(named=True)
+        ]
+    if quarantined.height:
+        lines += ["", "## Quarantined tournaments (not applied)"]
+        lines += [
+            f"- {row['tournament_id']} ({row['file_name']}): {row['reason']}"
+            for row in quarantined.iter_rows(named=True)
+        ]
+    if promoted.height:
+        lines += ["", f"## Promotions ({promoted.height}, first {MAX_LISTED})"]
+        lines += [
+            f"- {row['name'] or row['player_id']} ({row['player_id']}): "
+            f"{row['previous_category']} -> {row['category']}"
+            for row in promoted.head(MAX_LISTED).iter_rows(named=True)
         ]
     return "\n".join(lines) + "\n"
 
@@ -484,7 +512,14 @@ def publish_rubele(
     facts = read_rubele_facts(con, context, previous)
     # quoted: Prefect would otherwise walk every field of the facts and the rulebook
     published = compute_rubele_list(quote(facts), quote(rulebook), list_date)
-    return write_list(con, run, context, published, rubele_report(context, facts, published))
+    quarantined = query_frame(
+        con,
+        read_sql("queries/rubele/period_quarantined.sql"),
+        {"system": system, "after": context.after, "up_to": context.up_to},
+    )
+    published = replace(published, excluded=quarantined.select("tournament_id", "reason"))
+    report = rubele_report(context, facts, published, quarantined)
+    return write_list(con, run, context, published, report)
 
 
 @flow(name="rubele-quarterly")

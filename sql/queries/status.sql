@@ -1,7 +1,10 @@
 -- One line per fact an analyst checks after loading: what is in the warehouse.
-SELECT 'registry snapshots' AS what, count(*)::BIGINT AS how_many FROM registry_load
-UNION ALL SELECT 'registered players (latest snapshot)', count(*)
+SELECT 'FSI registry snapshots (chess)' AS what, count(*)::BIGINT AS how_many FROM registry_load
+UNION ALL SELECT 'FSI registered players (latest snapshot)', count(*)
     FROM registry_snapshot WHERE as_of = (SELECT max(as_of) FROM registry_load)
+UNION ALL SELECT 'FID registry snapshots (draughts)', count(*) FROM fid_registry_load
+UNION ALL SELECT 'FID registered players (latest snapshot)', count(*)
+    FROM fid_registry_snapshot WHERE as_of = (SELECT max(as_of) FROM fid_registry_load)
 UNION ALL SELECT 'published list revisions', count(*) FROM list_revision
 UNION ALL SELECT 'tournaments accepted', count(*) FROM tournament WHERE status = 'accepted'
 UNION ALL SELECT 'tournaments quarantined', count(*) FROM tournament WHERE status = 'quarantined'

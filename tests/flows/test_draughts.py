@@ -121,6 +121,18 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
             "SELECT ranking, position, player_id FROM ranking WHERE system = 'rubele_italiana' "
             "ORDER BY ranking, position"
         ).fetchall()
+        excluded = con.sql(
+            "SELECT system, list_date, tournament_id, reason FROM excluded_tournament"
+        ).fetchall()
+        report = con.sql(
+            "SELECT report FROM list_revision WHERE system = 'rubele_italiana'"
+        ).fetchall()[0][0]
+    # DI-2 (received in the window) is named by the list that did not apply it, with its reason;
+    # DI-3 has no receipt date, so no list's window holds it
+    di2_reason = next(reason for tid, _, reason in reasons if tid == "DI-2")
+    assert excluded == [("rubele_italiana", date(2019, 7, 1), "DI-2", di2_reason)]
+    assert "quarantined (not applied): 1" in report
+    assert f"- DI-2 (di2.csv): {di2_reason}" in report
     assert italiana == [
         ("D001", 1575, 1500, "debutant", 2, "NC", True, True),
         ("D002", 1500, 1500, "debutant", 2, "NC", True, True),
@@ -135,6 +147,20 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
     # women: D001 only; youth: D002 (born 2010)
     assert ("women", 1, "D001") in ranking and ("youth", 1, "D002") in ranking
     assert [row[2] for row in ranking if row[0] == "overall"] == ["D001", "D002", "D003"]
+
+    from flows.status import status_text
+
+    status = {
+        line.rsplit(maxsplit=1)[0].strip(): line.rsplit(maxsplit=1)[1]
+        for line in status_text(warehouse).splitlines()
+        if "registry" in line or "registered" in line
+    }
+    assert status == {
+        "FSI registry snapshots (chess)": "0",
+        "FSI registered players (latest snapshot)": "0",
+        "FID registry snapshots (draughts)": "1",
+        "FID registered players (latest snapshot)": "5",
+    }
 
 
 def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
@@ -343,6 +369,22 @@ def test_a_first_list_cannot_leave_out_tournaments_received_before_its_window(tm
             "it was computed from no list, but the list of 2019-01-01 now precedes it",
         )
     ]
+
+
+def test_an_unknown_variant_is_quarantined_under_no_system(tmp_path):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    listing = inbox / "2019-05" / "tournaments.csv"
+    listing.write_text(TOURNAMENTS.replace("DI-1,italiana,", "DI-1,inglese,"), encoding="utf-8")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        di1 = con.sql("SELECT status, system FROM tournament WHERE tournament_id = 'DI-1'")
+        fields = con.sql("SELECT field FROM rejection WHERE tournament_id = 'DI-1'").fetchall()
+        assert di1.fetchall() == [("quarantined", None)]
+    assert ("variant",) in fields
 
 
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
