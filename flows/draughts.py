@@ -251,8 +251,7 @@ def ingest_delivery(
             )
             counts["rejections"] += record_problems(con, run.run_id, game_errors)[0]
         key = _version_key(row, file.sha256 if file else None)
-        _, keys = known.versions.get(tournament_id, (0, set()))
-        if key in keys:
+        if known.unchanged(tournament_id, key, accepted=status == "accepted"):
             counts["unchanged"] += 1
             continue
         moved = known.receipt_moved(tournament_id, row["received_on"])

@@ -155,10 +155,6 @@ def prepare_delivery(
             manifest_rejected=row["line_no"] in lines_with_errors,
             rulebook=context.rulebooks.get(str(row["system"])),
         )
-        _, keys = context.known.versions.get(tournament_id, (0, set()))
-        if intake.version_key in keys:
-            outcome.unchanged.append(tournament_id)
-            continue
         twin = context.known.same_file_as(tournament_id, file.sha256 if file else None)
         if twin is not None:
             intake = intake.quarantined_for(
@@ -172,6 +168,12 @@ def prepare_delivery(
                 source="manifest",
                 file_name=delivery.manifest.file.name,
             )
+        # after the twin check: a twin's quarantine is no reason to write it again
+        if context.known.unchanged(
+            tournament_id, intake.version_key, accepted=intake.status == ACCEPTED
+        ):
+            outcome.unchanged.append(tournament_id)
+            continue
         moved = context.known.receipt_moved(tournament_id, row["received_on"])
         if moved is not None:
             intake = intake.warned_of(

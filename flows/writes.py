@@ -34,6 +34,7 @@ class KnownTournaments:
     # id -> SHA-256 of the file its latest version rates (accepted versions only)
     rated_file: dict[str, str]
     received_on: dict[str, date]  # id -> receipt date of its latest version
+    quarantined: set[str]  # ids whose latest version is quarantined
     # and the other way round: SHA-256 of a file -> the ids rating it
     rated_files: dict[str, set[str]] = field(init=False)
 
@@ -59,6 +60,15 @@ class KnownTournaments:
         holders = self.rated_files.get(file_sha256, set()) if file_sha256 else set()
         others = sorted(holders - {tournament_id})
         return others[0] if others else None
+
+    def unchanged(self, tournament_id: str, key: str, accepted: bool) -> bool:
+        """Whether this delivery of ``tournament_id`` adds nothing: a version with the same
+        key is known, unless the tournament is quarantined and now passes (its quarantine
+        came from what the warehouse held then: a registry loaded since, typically)."""
+        _, keys = self.versions.get(tournament_id, (0, set()))
+        if key not in keys:
+            return False
+        return not (accepted and tournament_id in self.quarantined)
 
     def receipt_moved(self, tournament_id: str, received_on: date | None) -> str | None:
         """Why a new version with this receipt date deserves the analyst's eye, or None.
@@ -91,6 +101,10 @@ class KnownTournaments:
         self.games.setdefault(tournament_id, game)
         if received_on is not None:
             self.received_on[tournament_id] = received_on
+        if accepted:
+            self.quarantined.discard(tournament_id)
+        else:
+            self.quarantined.add(tournament_id)
         # the new version replaces whatever file the id rated before
         before = self.rated_file.pop(tournament_id, None)
         if before is not None:
@@ -118,6 +132,7 @@ def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
             for row in known
             if row["received_on"] is not None
         },
+        quarantined={row["tournament_id"] for row in known if row["latest_quarantined"]},
     )
 
 

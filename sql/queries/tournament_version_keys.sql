@@ -1,13 +1,15 @@
 -- Every tournament id already used, by chess or draughts (they share one list of ids): its
 -- latest version, every version key seen, which game wrote it (a draughts ingest stores the
 -- format 'draughts-csv'), and the file of its latest version when that version is accepted
--- (the file's games are then rated under this id), and the receipt date of its latest version.
+-- (the file's games are then rated under this id), and the receipt date and quarantine of its
+-- latest version.
 SELECT tournament_id,
        max(version) AS latest_version,
        list(version_key) AS version_keys,
        CASE WHEN bool_or(format = 'draughts-csv') THEN 'draughts' ELSE 'chess' END AS game,
        CASE WHEN arg_max(status, version) = 'accepted'
             THEN arg_max(file_sha256, version) END AS rated_file_sha256,
-       arg_max(received_on, version) AS received_on
+       arg_max(received_on, version) AS received_on,
+       arg_max(status, version) = 'quarantined' AS latest_quarantined
 FROM tournament_version
 GROUP BY tournament_id

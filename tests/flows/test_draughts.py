@@ -387,6 +387,38 @@ def test_an_unknown_variant_is_quarantined_under_no_system(tmp_path):
     assert ("variant",) in fields
 
 
+def test_a_tournament_quarantined_for_an_unregistered_player_passes_once_he_is_registered(
+    tmp_path,
+):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    # D005 is not in the registry of January: DI-1 is quarantined
+    games = inbox / "2019-05" / "di1.csv"
+    games.write_text(DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"), encoding="utf-8")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    # the registry of April knows him; the same delivery again is now accepted, as version 2
+    april = tmp_path / "fid-april"
+    april.mkdir()
+    (april / "players.csv").write_text(
+        PLAYERS + 'D005,"Gialli, Marco",M,1990-05-05,ITA,NC,,,\n', encoding="utf-8"
+    )
+    (april / "memberships.csv").write_text(MEMBERSHIPS + "D005,2019\n", encoding="utf-8")
+    load_fid_registry_flow(str(april), date(2019, 4, 1), warehouse)
+    counts = ingest_draughts_flow(str(inbox), warehouse)
+    assert (counts["accepted"], counts["unchanged"]) == (1, 3)
+    # and nothing more the time after
+    assert ingest_draughts_flow(str(inbox), warehouse)["unchanged"] == 4
+    with Warehouse(warehouse).reader() as con:
+        versions = con.sql(
+            "SELECT version, status FROM tournament_version WHERE tournament_id = 'DI-1' "
+            "ORDER BY version"
+        ).fetchall()
+    assert versions == [(1, "quarantined"), (2, "accepted")]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow
