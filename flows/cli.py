@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the quarterly flow on the federation calendar (needs a Prefect server)",
     )
-    serve.add_argument("--system", required=True, choices=["elo_italia", "elo_rapid"])
+    serve.add_argument("--system", required=True, choices=ALL_LIST_SYSTEMS)
     serve.add_argument("--rulebook", default=None, metavar="TOML")
     _add_warehouse(serve)
 

@@ -120,3 +120,21 @@ def test_stale_alone_replays_every_system_elo_italia_before_elo_rapid(
 
     assert main(["recalculate", "--stale", "--warehouse", str(warehouse)]) == 0
     assert "every published list is current; nothing to do" in capsys.readouterr().out
+
+
+def test_serve_knows_the_calendar_of_every_system():
+    from flows.deploy import calendar_at
+    from transforms.periods import cron_for
+
+    crons = {
+        system: cron_for(calendar_at(system, date(2026, 12, 2)))
+        for system in ("elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale")
+    }
+    assert crons == {
+        "elo_italia": "0 6 1 1,4,7,10 *",
+        "elo_rapid": "0 6 1 1,4,7,10 *",
+        "rubele_italiana": "0 6 1 1,7 *",
+        "rubele_internazionale": "0 6 1 1,7 *",
+    }
+    args = build_parser().parse_args(["serve", "--system", "rubele_italiana"])
+    assert args.system == "rubele_italiana"
