@@ -26,9 +26,11 @@ from flows.lists import (
     ListError,
     PeriodContext,
     WrittenList,
+    diff_against,
     first_receipt,
     list_context,
     read_previous,
+    superseded_note,
     write_list,
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
@@ -535,7 +537,7 @@ def rubele_quarterly_flow(
     )
     with Warehouse(warehouse).transaction(create=False) as con:
         written = publish_rubele(con, run, system, OFFICIAL, list_date, rulebook)
-        report = rubele_report_of(con, system, list_date, written)
+        report = rubele_report_of(con, run, system, list_date, written)
         run.counts = {
             "revision": written.revision,
             "new_revision": int(written.written),
@@ -549,7 +551,11 @@ def rubele_quarterly_flow(
 
 
 def rubele_report_of(
-    con: duckdb.DuckDBPyConnection, system: str, list_date: date, written: WrittenList
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    list_date: date,
+    written: WrittenList,
 ) -> str:
     report = execute(
         con,
@@ -557,9 +563,7 @@ def rubele_report_of(
         "AND revision = ?",
         [system, OFFICIAL, list_date, written.revision],
     )[0][0]
-    if not written.written:
-        return f"Unchanged: revision {written.revision} already holds this list.\n\n{report}"
-    return str(report)
+    return superseded_note(con, run, written) + str(report)
 
 
 @flow(name="rubele-recalculate")
@@ -574,7 +578,7 @@ def rubele_recalculate_flow(
 ) -> dict[str, int]:
     """Replay the draughts list dates from ``start`` to ``end`` (or the stale ones) in order,
     in one transaction; a new revision only where a list changes."""
-    from flows.recalculate import diff_against, finish_recalculation, stale_lists
+    from flows.recalculate import finish_recalculation, stale_lists
 
     if stale:
         rulebook = load_rubele_rulebook(system, rulebook_path)

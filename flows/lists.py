@@ -36,6 +36,7 @@ from flows.warehouse import (
 )
 from flows.writes import archive_files, record_problems
 from schemas.inputs import PublishedListRow
+from transforms.diffs import list_diff
 from transforms.elo_list import (
     History,
     PeriodFacts,
@@ -523,6 +524,88 @@ def publish_one(
     return publish(con, run, context, facts)
 
 
+def diff_against(
+    con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList, scenario: str
+) -> pl.DataFrame | None:
+    """Compare a new revision with the one it supersedes, or a scenario with the official list
+    (None when there is nothing to compare with: a first computation)."""
+    context = written.context
+    key = {"system": context.system, "list_date": context.list_date}
+    if scenario == OFFICIAL:
+        against_scenario, against_revision = OFFICIAL, written.revision - 1
+    else:
+        base = execute(
+            con,
+            "SELECT max(revision) FROM list_revision WHERE system = $system "
+            "AND scenario = 'official' AND list_date = $list_date",
+            key,
+        )[0][0]
+        against_scenario, against_revision = OFFICIAL, base
+    if not against_revision:
+        return None
+    against = {**key, "scenario": against_scenario, "revision": against_revision}
+    old_rows = query_frame(con, read_sql("queries/lists/revision_rows.sql"), against)
+    old_rankings = query_frame(con, read_sql("queries/lists/revision_rankings.sql"), against)
+    diff = list_diff(
+        old_rows, old_rankings, written.published.rows, written.published.rankings
+    ).with_columns(
+        pl.lit(context.system).alias("system"),
+        pl.lit(scenario).alias("scenario"),
+        pl.lit(context.list_date).alias("list_date"),
+        pl.lit(written.revision).alias("revision"),
+        pl.lit(against_scenario).alias("against_scenario"),
+        pl.lit(against_revision).alias("against_revision"),
+        pl.lit(run.run_id).alias("run_id"),
+    )
+    insert_frame(con, "list_diff", diff)
+    return diff
+
+
+def superseded_note(con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList) -> str:
+    """How a quarterly run's list stands to the revision before it (its differences are stored
+    in ``list_diff``, as a recalculation's are)."""
+    if not written.written:
+        return f"Unchanged: revision {written.revision} already holds this list.\n\n"
+    diff = diff_against(con, run, written, OFFICIAL)
+    if diff is None:
+        return ""
+    return (
+        f"Revision {written.revision} replaces revision {written.revision - 1}: "
+        f"{diff.height} players differ (list_diff).\n\n"
+    )
+
+
+def refuse_imported_dates(con: duckdb.DuckDBPyConnection, system: str, dates: list[date]) -> None:
+    """A list the federation published and the warehouse imported (the opening list,
+    typically) cannot be computed: it holds what no history does, and computed from nothing it
+    would replace every player's rating. Nor can an official list before the first imported
+    one: the system's lists start from it."""
+    imported = [
+        day
+        for day, source in query_frame(
+            con,
+            read_sql("queries/lists/current_revisions.sql"),
+            {"system": system, "scenario": OFFICIAL},
+        )
+        .select("list_date", "source")
+        .rows()
+        if source == "imported"
+    ]
+    if imported and dates[0] < imported[0]:
+        raise ListError(
+            f"the {system} lists start from the list of {imported[0]}, imported as the "
+            f"federation published it: a list before it ({dates[0]}) cannot be computed"
+        )
+    inside = [day for day in imported if dates[0] <= day <= dates[-1]]
+    if inside:
+        after = [day for day in dates if day > inside[-1]]
+        start_after = f"--from {after[0]}" if after else "a later date"
+        raise ListError(
+            f"the {system} list of {inside[-1]} was imported as the federation published it: "
+            f"it cannot be computed; start from the list after it ({start_after})"
+        )
+
+
 @flow(name="quarterly")
 def quarterly_flow(
     system: str, list_date: date, warehouse: str, rulebook_path: str | None = None
@@ -537,6 +620,7 @@ def quarterly_flow(
         rulebook_hash=rulebook.content_hash,
     )
     with Warehouse(warehouse).transaction(create=False) as con:
+        refuse_imported_dates(con, system, [list_date])
         written = publish_one(con, run, system, list_date, rulebook)
         report = execute(
             con,
@@ -544,8 +628,7 @@ def quarterly_flow(
             "AND list_date = ? AND revision = ?",
             [system, OFFICIAL, list_date, written.revision],
         )[0][0]
-        if not written.written:
-            report = f"Unchanged: revision {written.revision} already holds this list.\n\n{report}"
+        report = superseded_note(con, run, written) + report
         run.counts = {
             "revision": written.revision,
             "new_revision": int(written.written),

@@ -28,12 +28,14 @@ from flows.lists import (
     PeriodContext,
     WrittenList,
     as_previous,
+    diff_against,
     facts_of,
     fsi_fingerprints,
     load_history,
     load_rulebook,
     period_context,
     read_previous,
+    refuse_imported_dates,
     revisions_in_force,
     validity_in_force,
     write_list,
@@ -44,12 +46,9 @@ from flows.warehouse import (
     ROW_GROUP_ROWS,
     BatchedInserts,
     Warehouse,
-    execute,
-    insert_frame,
     query_frame,
     read_sql,
 )
-from transforms.diffs import list_diff
 from transforms.elo_list import ClosedList, close_list, publish_list, split_history
 from transforms.periods import cutoff_for, list_dates_between
 from transforms.rulebook import Rulebook
@@ -126,66 +125,6 @@ def stale_lists(
         elif row["rulebook_hash"] != rulebook.content_hash:
             stale.append(StaleList(list_date, "the rulebook changed since it was written"))
     return stale
-
-
-def refuse_imported_dates(con: duckdb.DuckDBPyConnection, system: str, dates: list[date]) -> None:
-    """A replay cannot compute a list the federation published and the warehouse imported
-    (the opening list, typically): it holds what no history does, and computed from nothing
-    it would replace every player's rating. The range must start after it."""
-    current = query_frame(
-        con,
-        read_sql("queries/lists/current_revisions.sql"),
-        {"system": system, "scenario": OFFICIAL},
-    )
-    imported = [
-        day
-        for day, source in current.select("list_date", "source").rows()
-        if source == "imported" and dates[0] <= day <= dates[-1]
-    ]
-    if imported:
-        after = [day for day in dates if day > imported[-1]]
-        start_after = f"--from {after[0]}" if after else "a later --from"
-        raise ListError(
-            f"the {system} list of {imported[-1]} was imported as the federation published it: "
-            f"a recalculation cannot compute it; replay from the list after it ({start_after})"
-        )
-
-
-def diff_against(
-    con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList, scenario: str
-) -> pl.DataFrame | None:
-    """Compare a new revision with the one it supersedes, or a scenario with the official list
-    (None when there is nothing to compare with: a first computation)."""
-    context = written.context
-    key = {"system": context.system, "list_date": context.list_date}
-    if scenario == OFFICIAL:
-        against_scenario, against_revision = OFFICIAL, written.revision - 1
-    else:
-        base = execute(
-            con,
-            "SELECT max(revision) FROM list_revision WHERE system = $system "
-            "AND scenario = 'official' AND list_date = $list_date",
-            key,
-        )[0][0]
-        against_scenario, against_revision = OFFICIAL, base
-    if not against_revision:
-        return None
-    against = {**key, "scenario": against_scenario, "revision": against_revision}
-    old_rows = query_frame(con, read_sql("queries/lists/revision_rows.sql"), against)
-    old_rankings = query_frame(con, read_sql("queries/lists/revision_rankings.sql"), against)
-    diff = list_diff(
-        old_rows, old_rankings, written.published.rows, written.published.rankings
-    ).with_columns(
-        pl.lit(context.system).alias("system"),
-        pl.lit(scenario).alias("scenario"),
-        pl.lit(context.list_date).alias("list_date"),
-        pl.lit(written.revision).alias("revision"),
-        pl.lit(against_scenario).alias("against_scenario"),
-        pl.lit(against_revision).alias("against_revision"),
-        pl.lit(run.run_id).alias("run_id"),
-    )
-    insert_frame(con, "list_diff", diff)
-    return diff
 
 
 def finish_recalculation(

@@ -74,3 +74,27 @@ def test_a_list_needs_the_one_before_it(loaded_warehouse):
         quarterly_flow("elo_italia", date(SEASON, 10, 1), str(loaded_warehouse))
     with pytest.raises(ListError, match="is not a list date"):
         quarterly_flow("elo_italia", date(SEASON, 5, 1), str(loaded_warehouse))
+
+
+def test_a_new_revision_from_a_quarterly_run_records_its_differences(loaded_warehouse, tmp_path):
+    from flows.lists import quarterly_flow
+    from tests.flows.helpers import deliver_a_corrected_tournament
+
+    warehouse = str(loaded_warehouse)
+    quarterly_flow("elo_italia", date(SEASON, 4, 1), warehouse)
+    quarterly_flow("elo_italia", date(SEASON, 7, 1), warehouse)
+    # a corrected crosstable of a tournament of the July list, then that list again
+    assert deliver_a_corrected_tournament(loaded_warehouse, tmp_path / "corrections")[1] == 1
+    counts = quarterly_flow("elo_italia", date(SEASON, 7, 1), warehouse)
+    assert counts["revision"] == 2
+    with Warehouse(loaded_warehouse).reader() as con:
+        differing = con.execute(
+            "SELECT count(*) FROM list_diff WHERE list_date = ? AND revision = 2 "
+            "AND against_revision = 1",
+            [date(SEASON, 7, 1)],
+        ).fetchone()[0]
+        report = con.execute(
+            "SELECT report FROM run WHERE flow = 'quarterly' ORDER BY started_at DESC LIMIT 1"
+        ).fetchone()[0]
+    assert differing > 0
+    assert report.startswith(f"Revision 2 replaces revision 1: {differing} players differ")

@@ -291,13 +291,22 @@ def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
 def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
     # The demo's 2019-01-01 list is imported: computed from nothing, it would replace every
     # rating of the federation's published list, and the lists after it with it.
-    from flows.lists import ListError
+    from flows.lists import ListError, quarterly_flow
     from flows.recalculate import recalculate_flow
 
     warehouse = str(season_warehouse(2019))
     before = _official(warehouse)
     with pytest.raises(ListError, match=r"2019-01-01 was imported .* \(--from 2019-04-01\)"):
+        recalculate_flow("elo_italia", warehouse, date(2019, 1, 1), date(2019, 4, 1))
+    # nor can a quarterly run compute it (it wrote an empty list over it), nor any official
+    # list before it: the system's lists start from the federation's
+    with pytest.raises(ListError, match="2019-01-01 was imported"):
+        quarterly_flow("elo_italia", date(2019, 1, 1), warehouse)
+    before_opening = "start from the list of 2019-01-01, .* a list before it \\(2018-07-01\\)"
+    with pytest.raises(ListError, match=before_opening):
         recalculate_flow("elo_italia", warehouse, date(2018, 7, 1), date(2019, 4, 1))
+    with pytest.raises(ListError, match="a list before it \\(2018-10-01\\)"):
+        quarterly_flow("elo_italia", date(2018, 10, 1), warehouse)
     assert _official(warehouse) == before
 
 
