@@ -41,7 +41,9 @@ class DraughtsTournamentRow(pa.DataFrameModel):
     city: pl.Utf8 = pa.Field(nullable=True)
     start_date: pl.Date = pa.Field(nullable=True)
     end_date: pl.Date = pa.Field(nullable=False)
-    validity: pl.Int64 = pa.Field(nullable=False, isin=[100, 50])
+    # a percentage; which ones count, and with what factor, is the rulebook's validity.factors
+    # (a list sets aside a tournament at a validity its era does not know, with the reason)
+    validity: pl.Int64 = pa.Field(nullable=False, gt=0)
     received_on: pl.Date = pa.Field(nullable=False)
     file: pl.Utf8 = pa.Field(nullable=False)
     points_scale: pl.Utf8 = pa.Field(nullable=False, isin=POINT_SCALES)

@@ -4,7 +4,10 @@ entries and both-sides games that chess tournaments give (RULES.md §3, README "
 A delivery folder holds ``tournaments.csv`` (one row per tournament) and one games file per
 tournament (one row per game: round, both players, the result of ``player_id`` on the
 tournament's points scale, a status ``played`` / ``forfeit`` / ``bye`` / ``withdrawn``).
-Only ``played`` games count for the capital; the others give tournament points only.
+Every result gives tournament points. Which games count for the capital is a rule of the
+rulebook, not of this reader: ``played`` (the status ``played``) is a fact of the file, and the
+era's ``games.counted_for_loser`` (by default none: a game not played over the board is
+dropped for both players) is applied when a list is computed (``transforms.rubele``).
 """
 
 from __future__ import annotations
@@ -160,7 +163,8 @@ def game_problems(
 
 def both_sides(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:
     """Each game once per player: player_id, opponent_id, round, result as written, points on
-    the 1 / ½ / 0 scale, kind (the status) and played (counts for the capital)."""
+    the 1 / ½ / 0 scale, kind (the status) and played (over the board: the status is
+    ``played``; the rating step decides from ``kind`` and the rulebook which games count)."""
     points = pl.col("result").replace_strict(RESULT_POINTS[points_scale], return_dtype=pl.Float64)
     own = games.select(
         "player_id",

@@ -3,13 +3,15 @@
 A list at a list date applies every valid tournament received in its window (after the previous
 list's cut-off, up to its own), in tournament order, to the capitals of the previous list; a
 player not on it starts from the capital the registry gives a foreign player, else from the
-debutant capital of his category in the era of his first tournament. The list holds every
-player of the previous list and every participant, with categories (thresholds reached, never
-lost), activity, membership and rankings. Pure: the flow reads the warehouse.
+debutant capital of his category in the era of his first tournament. A tournament at a
+validity its era does not know is set aside, with the reason. The list holds every player of
+the previous list and every participant, with categories (thresholds reached, never lost),
+activity, membership and rankings. Pure: the flow reads the warehouse.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import date
 
@@ -23,9 +25,12 @@ from transforms.rubele import (
     CAPITAL_COLUMNS,
     ENTRY_COLUMNS,
     GAME_COLUMNS,
+    KIND_COLUMN,
+    REACHED_COLUMN,
     TOURNAMENT_COLUMNS,
     RubeleResult,
     apply_tournaments,
+    unknown_validities,
 )
 from transforms.rubele_rulebook import RubeleRulebook
 
@@ -37,7 +42,9 @@ class RubeleFacts:
     previous: pl.DataFrame  # previous list: player_id, rating, total_games, category, last_played
     tournaments: pl.DataFrame  # tournament_id, tournament_version, name, dates, validity, ...
     entries: pl.DataFrame  # tournament_id, player_id, points (all results)
-    games: pl.DataFrame  # counted games, both sides: tournament_id, player_id, opponent_id, points
+    # both sides: tournament_id, player_id, opponent_id, points; the counted games only, or
+    # every game with an opponent and its ``kind`` (the rulebook then picks the counted ones)
+    games: pl.DataFrame
     registry: pl.DataFrame  # FID registry at the list date
     members: pl.DataFrame  # player_id of the members for the list's year
     played_before: pl.DataFrame  # player_id, played_on: last tournament before the window
@@ -54,8 +61,31 @@ def _variant_columns(registry: pl.DataFrame, variant: str) -> pl.DataFrame:
     )
 
 
+def category_levels(rulebook: RubeleRulebook) -> pl.DataFrame:
+    """Per era and category (era, previous_category, category_reached): the highest category
+    threshold at or below the category in the ladder, the capital a player holding it has
+    reached (or entered at); a category below every threshold has no row."""
+    rows = []
+    for index, era in enumerate(rulebook.eras):  # a few categories per era, not data
+        thresholds = [era.category_thresholds.get(name) for name in era.category_order]
+        for position, category in enumerate(era.category_order):
+            below = [t for t in thresholds[: position + 1] if t is not None]
+            if below:
+                rows.append(
+                    {"era": index, "previous_category": category, "category_reached": max(below)}
+                )
+    return pl.DataFrame(
+        rows,
+        schema={"era": pl.Int32, "previous_category": pl.Utf8, "category_reached": pl.Int32},
+    )
+
+
 def starting_capitals(facts: RubeleFacts, rulebook: RubeleRulebook) -> pl.DataFrame:
-    """Every participant's capital before his first tournament of the window, and its basis."""
+    """Every participant's capital before his first tournament of the window, its basis, and
+    the highest capital he is known to have reached (``reached``: for rescaling.upward =
+    "first"): his capital, or the threshold of the category of the previous list (never lost),
+    read in the era of his first tournament. The registry's category is not read: it is the
+    one at the list date, which may already count a promotion won in this window."""
     starts = pl.Series([era.effective_from for era in rulebook.eras], dtype=pl.Date)
     debutant = pl.DataFrame(
         [
@@ -82,10 +112,15 @@ def starting_capitals(facts: RubeleFacts, rulebook: RubeleRulebook) -> pl.DataFr
     era_of_first = (
         starts.search_sorted(first_played.get_column("end_date"), side="right").cast(pl.Int64) - 1
     ).clip(0)
-    listed = facts.previous.select("player_id", pl.col("rating").alias("listed_capital"))
+    listed = facts.previous.select(
+        "player_id",
+        pl.col("rating").alias("listed_capital"),
+        pl.col("category").alias("previous_category"),
+    )
     return (
         first_played.with_columns(era_of_first.cast(pl.Int32).alias("era"))
         .join(listed, on="player_id", how="left")
+        .join(category_levels(rulebook), on=["era", "previous_category"], how="left")
         .join(_variant_columns(facts.registry, rulebook.variant), on="player_id", how="left")
         .join(debutant, on=["era", "registry_category"], how="left")
         .join(other, on="era", how="left")
@@ -101,19 +136,44 @@ def starting_capitals(facts: RubeleFacts, rulebook: RubeleRulebook) -> pl.DataFr
             .otherwise(pl.lit("debutant"))
             .alias("rating_basis"),
             pl.col("registry_category").fill_null("other").alias("entry_category"),
+            pl.col("category_reached"),
         )
+        .with_columns(
+            pl.max_horizontal("capital", "category_reached").cast(pl.Int32).alias(REACHED_COLUMN)
+        )
+        .drop("category_reached")
         .sort("player_id")
     )
 
 
-def variation_notes(variations: pl.DataFrame) -> pl.DataFrame:
+def variation_notes(variations: pl.DataFrame, rulebook: RubeleRulebook) -> pl.DataFrame:
     """The engine's rows as the list's variations, with a note for every rule that acted."""
+    switches = pl.DataFrame(
+        {
+            "era": list(range(len(rulebook.eras))),
+            "_factor_after": [
+                era.validity_factor_stage == "after_rescaling" for era in rulebook.eras
+            ],
+            "_factor_on_q": [era.validity_factor_on_q for era in rulebook.eras],
+        },
+        schema={"era": pl.Int32, "_factor_after": pl.Boolean, "_factor_on_q": pl.Boolean},
+    )
     notes = [
         pl.when(pl.col("games") == 0).then(
             pl.lit("no counted game (forfeits, byes or withdrawals only)")
         ),
         pl.when((pl.col("games") > 0) & (pl.col("factor") != 1.0)).then(
-            pl.format("tournament valid at {} %: V x {}", pl.col("validity"), pl.col("factor"))
+            pl.format(
+                "tournament valid at {} %: {} x {}{}",
+                pl.col("validity"),
+                pl.when(pl.col("_factor_after"))
+                .then(pl.lit("the change after the rescaling"))
+                .otherwise(pl.lit("V")),
+                pl.col("factor"),
+                pl.when(pl.col("_factor_on_q") & (pl.col("q") > 0))
+                .then(pl.format(", Q x {}", pl.col("factor")))
+                .otherwise(pl.lit("")),
+            )
         ),
         pl.when(pl.col("crossings") > 0).then(
             pl.format(
@@ -123,10 +183,17 @@ def variation_notes(variations: pl.DataFrame) -> pl.DataFrame:
                 pl.col("rescaled").round(2),
             )
         ),
+        pl.when(pl.col("recrossed") > 0).then(
+            pl.format(
+                "{} threshold(s) crossed again, not rescaled (capital {} reached before)",
+                pl.col("recrossed"),
+                pl.col("reached"),
+            )
+        ),
         pl.when(pl.col("q") > 0).then(pl.format("anti-deflation Q +{}", pl.col("q"))),
         pl.when(pl.col("floored")).then(pl.lit("raised to the minimum capital")),
     ]
-    return variations.select(
+    return variations.join(switches, on="era", how="left").select(
         "tournament_id",
         "tournament_version",
         "player_id",
@@ -250,13 +317,27 @@ def _list_rows(
 def build_rubele_list(
     facts: RubeleFacts, rulebook: RubeleRulebook, list_date: date
 ) -> PublishedList:
-    """Apply the window's tournaments and publish the list, its variations and rankings."""
+    """Apply the window's tournaments and publish the list, its variations and rankings; a
+    tournament at a validity its era does not know is set aside (``excluded``, with the
+    reason): no capital, no activity."""
+    excluded = unknown_validities(facts.tournaments, rulebook)
+    if excluded.height:
+        outside = excluded.get_column("tournament_id").implode()
+        facts = dataclasses.replace(
+            facts,
+            tournaments=facts.tournaments.filter(~pl.col("tournament_id").is_in(outside)),
+            entries=facts.entries.filter(~pl.col("tournament_id").is_in(outside)),
+            games=facts.games.filter(~pl.col("tournament_id").is_in(outside)),
+        )
     start = starting_capitals(facts, rulebook)
+    game_columns = GAME_COLUMNS | (
+        {KIND_COLUMN: pl.Utf8()} if KIND_COLUMN in facts.games.columns else {}
+    )
     result = apply_tournaments(
-        start.select(list(CAPITAL_COLUMNS)).cast(CAPITAL_COLUMNS),  # type: ignore[arg-type]
+        start.select(*CAPITAL_COLUMNS, REACHED_COLUMN).cast(CAPITAL_COLUMNS),  # type: ignore[arg-type]
         facts.tournaments.select(list(TOURNAMENT_COLUMNS)).cast(TOURNAMENT_COLUMNS),  # type: ignore[arg-type]
         facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS),  # type: ignore[arg-type]
-        facts.games.select(list(GAME_COLUMNS)).cast(GAME_COLUMNS),  # type: ignore[arg-type]
+        facts.games.select(list(game_columns)).cast(game_columns),  # type: ignore[arg-type]
         rulebook,
     )
     rows = _list_rows(facts, rulebook, list_date, start, result)
@@ -265,11 +346,13 @@ def build_rubele_list(
             facts.tournaments.select("tournament_id", "tournament_version", "validity"),
             on="tournament_id",
             how="left",
-        )
+        ),
+        rulebook,
     )
     era = rulebook.era_at(list_date)
     return PublishedList(
         rows=rows,
         variations=variations,
         rankings=rankings(ranking_input(rows, era, list_date)),  # type: ignore[arg-type]
+        excluded=excluded,
     )

@@ -23,6 +23,19 @@ from transforms.rulebook import (
 EXPECTED_MODES = ("gauss", "banded")
 ROUNDING_MODES = ("half_up",)
 VARIANTS = ("italiana", "internazionale")
+# rescaling.upward: at every upward crossing of a band threshold, or only at the first one
+# (the player had never reached that threshold before the tournament)
+UPWARD_RESCALINGS = ("every", "first")
+# validity.factor_stage: the factor multiplies V before the threshold rescaling, or the change
+# CI -> X once rescaled
+FACTOR_STAGES = ("before_rescaling", "after_rescaling")
+# games.counted_for_loser: the statuses of a game not played over the board that may still count
+# for the player who lost it (a bye has no opponent: it never counts)
+LOSER_COUNTED_STATUSES = ("forfeit", "withdrawn")
+# order.by: the tournament columns that put tournaments in order; the id last, so that the order
+# is total
+ORDER_COLUMNS = ("end_date", "start_date", "tournament_id")
+MAX_DIFFERENCE_CAP = 20_000  # the engine's conversion table ends there: a cap beyond it is none
 
 
 @dataclass(frozen=True)
@@ -42,10 +55,17 @@ class RubeleEra:
     expected_mode: str  # gauss: PA = Phi(d / scale); banded: a table of |d| bands
     gauss_scale: float
     expected_bands: tuple[tuple[int, float], ...]  # (lowest |d|, PA of the higher capital)
+    difference_cap: int  # |d| above it counts as it for PA (0: no cap)
+    rescale_upward: str  # UPWARD_RESCALINGS
+    rescale_downward: bool  # X = T - (T - X) x S_new / S_old at a threshold crossed downward
     minimum: int  # a lower capital is raised to it (0: no minimum)
     rounding: str
     q: int  # anti-deflation term per valid tournament with a counted game
-    validity_factors: dict[int, float]  # validity percentage -> factor on V
+    validity_factors: dict[int, float]  # validity percentage -> factor
+    validity_factor_stage: str  # FACTOR_STAGES
+    validity_factor_on_q: bool  # Q is multiplied by the factor too
+    counted_for_loser: tuple[str, ...]  # LOSER_COUNTED_STATUSES that count for their loser
+    tournament_order: tuple[str, ...]  # ORDER_COLUMNS, the same in every era
     debutant_capitals: dict[str, int]  # registry category -> entry capital
     debutant_default: int  # every other category
     category_order: tuple[str, ...]
@@ -63,7 +83,8 @@ class RubeleEra:
         return self.s_above
 
     def expected(self, difference: int) -> float:
-        """PA of one game for a player whose capital exceeds the opponent's by ``difference``."""
+        """PA of one game for a player whose capital exceeds the opponent's by ``difference``
+        (already capped: callers apply ``difference_cap``)."""
         if self.expected_mode == "gauss":
             return 0.5 * (1.0 + math.erf(difference / self.gauss_scale / math.sqrt(2.0)))
         higher = self.expected_bands[0][1]
@@ -81,6 +102,11 @@ class RubeleRulebook:
     eras: tuple[RubeleEra, ...]
     content_hash: str
     source: str
+
+    @property
+    def tournament_order(self) -> tuple[str, ...]:
+        """The columns that order every tournament of the history (one order for all eras)."""
+        return self.eras[0].tournament_order
 
     def era_at(self, on: date) -> RubeleEra:
         return era_in_force(self.system, self.eras, on)
@@ -117,6 +143,63 @@ def _banded(tables: dict[str, Any], name: str, reader: EraReader) -> tuple:
     return tuple(bands)
 
 
+def _validity_factors(reader: EraReader) -> dict[int, float]:
+    raw_factors = reader.get("validity.factors")
+    if not isinstance(raw_factors, dict) or not raw_factors:
+        raise reader.fail("validity.factors", "must be a table of percentage = factor")
+    factors: dict[int, float] = {}
+    for percentage, factor in raw_factors.items():
+        if (
+            not str(percentage).isdigit()
+            or int(percentage) == 0
+            or isinstance(factor, bool)
+            or not isinstance(factor, int | float)
+            or factor < 0
+        ):
+            raise reader.fail(f"validity.factors.{percentage}", f"is not valid: {factor!r}")
+        factors[int(percentage)] = float(factor)
+    return factors
+
+
+def _names(reader: EraReader, key: str, allowed: tuple[str, ...], allow_empty: bool) -> tuple:
+    """A list of distinct names among ``allowed`` (in the order written)."""
+    value = reader.get(key)
+    if (
+        not isinstance(value, list)
+        or not (value or allow_empty)
+        or any(name not in allowed for name in value)
+        or len(set(value)) != len(value)
+    ):
+        raise reader.fail(key, f"must list distinct names among {allowed}, not {value!r}")
+    return tuple(value)
+
+
+def _tournament_order(reader: EraReader) -> tuple[str, ...]:
+    order = _names(reader, "order.by", ORDER_COLUMNS, allow_empty=False)
+    if order[-1] != "tournament_id":
+        raise reader.fail("order.by", "must end with tournament_id (tournaments may share dates)")
+    return order
+
+
+def _rescale_upward(reader: EraReader, low: int, high: int, thresholds: dict[str, int]) -> str:
+    mode = reader.choice("rescaling.upward", UPWARD_RESCALINGS)
+    # "first" is known across lists only through the category held (the previous list's): each
+    # band threshold must be a category threshold, and a category never lost
+    if mode == "first" and not {low, high} <= set(thresholds.values()):
+        raise reader.fail(
+            "rescaling.upward",
+            '= "first" needs bands.low and bands.high among categories.thresholds (the '
+            "promotion thresholds: the category held records that a threshold was reached)",
+        )
+    if mode == "first" and not reader.flag("categories.never_lowered"):
+        raise reader.fail(
+            "rescaling.upward",
+            '= "first" needs categories.never_lowered = true (a lost '
+            "category would forget that a threshold was reached)",
+        )
+    return mode
+
+
 def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> RubeleEra:
     low = reader.integer("bands.low", 0, 20_000)
     high = reader.integer("bands.high", 0, 20_000)
@@ -135,14 +218,6 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
     named = reader.has("expected.table") or mode == "banded"
     table = _banded(tables, reader.text("expected.table"), reader) if named else ()
     bands = table if mode == "banded" else ()
-    raw_factors = reader.get("validity.factors")
-    if not isinstance(raw_factors, dict) or not raw_factors:
-        raise reader.fail("validity.factors", "must be a table of percentage = factor")
-    factors: dict[int, float] = {}
-    for percentage, factor in raw_factors.items():
-        if not str(percentage).isdigit() or not isinstance(factor, int | float) or factor < 0:
-            raise reader.fail(f"validity.factors.{percentage}", f"is not valid: {factor!r}")
-        factors[int(percentage)] = float(factor)
     order = tuple(reader.get("categories.order"))
     debutants = reader.ratings("debutants.capital", maximum=20_000)
     thresholds = reader.ratings("categories.thresholds", maximum=20_000)
@@ -163,10 +238,19 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
         expected_mode=mode,
         gauss_scale=reader.positive("expected.gauss_scale"),
         expected_bands=bands,
+        difference_cap=reader.integer("expected.difference_cap", 0, MAX_DIFFERENCE_CAP),
+        rescale_upward=_rescale_upward(reader, low, high, thresholds),
+        rescale_downward=reader.flag("rescaling.downward"),
         minimum=reader.integer("capital.minimum", 0, 20_000),
         rounding=reader.choice("capital.rounding", ROUNDING_MODES),
         q=reader.integer("anti_deflation.q", 0, 1_000),
-        validity_factors=factors,
+        validity_factors=_validity_factors(reader),
+        validity_factor_stage=reader.choice("validity.factor_stage", FACTOR_STAGES),
+        validity_factor_on_q=reader.flag("validity.factor_on_q"),
+        counted_for_loser=_names(
+            reader, "games.counted_for_loser", LOSER_COUNTED_STATUSES, allow_empty=True
+        ),
+        tournament_order=_tournament_order(reader),
         debutant_capitals=debutants,
         debutant_default=reader.integer("debutants.other", 1, 20_000),
         category_order=order,
@@ -183,6 +267,15 @@ def parse_rubele_rulebook(content: bytes, source: str = "<memory>") -> RubeleRul
     variants = {era.variant for era in parsed.eras}
     if len(variants) != 1:
         raise RulebookError(f"{source}: every era must be of the same variant, not {variants}")
+    # tournaments of different eras are put in one sequence: one order for the whole history
+    changed = [
+        era for era in parsed.eras if era.tournament_order != parsed.eras[0].tournament_order
+    ]
+    if changed:
+        raise RulebookError(
+            f"{source}: era {changed[0].effective_from}: order.by must be the same in every era "
+            "(tournaments of all eras are applied in one order)"
+        )
     return RubeleRulebook(
         system=parsed.system,
         variant=variants.pop(),

@@ -14,7 +14,10 @@ the effective dates themselves), valid at 100 % or 50 %, overlapping in time, of
 the same day (the start date, possibly missing, and the id decide), with round-robins and
 Swiss-like rounds where some pairings do not count and some participants have no counted game.
 A few "regular" players join most tournaments, so that players carry their capital through
-many tournaments and waves.
+many tournaments and waves. One player in three is known to have reached a capital 300 above
+his own (a category held from before), and the pairings that do not count are forfeits or
+withdrawals with a winner (the games carry their kind), so that the rulebooks' non-default
+settings (``ALTERNATIVE_RULEBOOKS``) have something to act on; the default settings ignore both.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
 from transforms.rulebook import default_rulebook_path
 
 CAPITAL_SCHEMA: dict[str, Any] = {"player_id": pl.Utf8, "capital": pl.Int32}
+# a generated history's capitals also say what each player is known to have reached
+REACHED_CAPITAL_SCHEMA: dict[str, Any] = CAPITAL_SCHEMA | {"reached": pl.Int32}
 TOURNAMENT_SCHEMA: dict[str, Any] = {
     "tournament_id": pl.Utf8,
     "start_date": pl.Date,
@@ -47,6 +52,9 @@ GAME_SCHEMA: dict[str, Any] = {
     "opponent_id": pl.Utf8,
     "points": pl.Float64,
 }
+# a generated history's games: every pairing with its kind (the rulebook picks the counted ones)
+KIND_GAME_SCHEMA: dict[str, Any] = GAME_SCHEMA | {"kind": pl.Utf8}
+REACHED_ABOVE = 300  # one player in three has reached his capital + this before the history
 
 # capitals on the edges of the rules, drawn now and then: the thresholds of both variants and
 # their neighbours, the minimum, the hand-checked cases, the debutants' entry capitals
@@ -117,6 +125,74 @@ def banded(rulebook: RubeleRulebook) -> RubeleRulebook:
     return dataclasses.replace(rulebook, eras=eras, content_hash=rulebook.content_hash + "-banded")
 
 
+def edited_rulebook(variant: str, edits: list[tuple[str, str]]) -> RubeleRulebook:
+    """The shipped rulebook with text replacements (each must apply once), parsed: the edits go
+    through the rulebook's own checks."""
+    path = default_rulebook_path(f"rubele_{variant}")
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return parse_rubele_rulebook(text.encode(), f"{path.name} (edited)")
+
+
+def era_change(variant: str, effective_from: str, tables: str) -> tuple[str, str]:
+    """An edit adding TOML ``tables`` to the era starting on ``effective_from``, after its
+    ``note`` line (a table header must come after the era's own keys)."""
+    text = default_rulebook_path(f"rubele_{variant}").read_text(encoding="utf-8")
+    start = text.index(f"effective_from = {effective_from}\n")
+    note_end = text.index("\n", text.index("note = ", start)) + 1
+    head = text[start:note_end]
+    return head, head + tables
+
+
+def alternative_rulebooks() -> list[tuple[str, RubeleRulebook]]:
+    """Every non-default setting, switched on and off across eras, so that the era boundaries of
+    the random histories cross them."""
+    italiana = edited_rulebook(
+        "italiana",
+        [
+            (
+                'by = ["end_date", "start_date", "tournament_id"]',
+                'by = ["start_date", "end_date", "tournament_id"]',
+            ),
+            ("downward = false", "downward = true"),
+            ('factor_stage = "before_rescaling"', 'factor_stage = "after_rescaling"'),
+            ("difference_cap = 0 ", "difference_cap = 700 "),
+            ("counted_for_loser = []", 'counted_for_loser = ["forfeit"]'),
+            era_change(
+                "italiana",
+                "1994-01-16",
+                '  [eras.rescaling]\n  upward = "first"\n  [eras.validity]\n  factor_on_q = true\n',
+            ),
+            era_change(
+                "italiana",
+                "2022-01-01",
+                "  [eras.rescaling]\n  downward = false\n"
+                '  [eras.games]\n  counted_for_loser = ["forfeit", "withdrawn"]\n',
+            ),
+        ],
+    )
+    internazionale = edited_rulebook(
+        "internazionale",
+        [
+            (
+                'by = ["end_date", "start_date", "tournament_id"]',
+                'by = ["end_date", "tournament_id"]',
+            ),
+            ('upward = "every"', 'upward = "first"'),
+            ("factor_on_q = false", "factor_on_q = true"),
+            ("difference_cap = 0 ", "difference_cap = 400 "),
+            ("counted_for_loser = []", 'counted_for_loser = ["withdrawn"]'),
+            era_change("internazionale", "2022-01-01", "  [eras.rescaling]\n  downward = true\n"),
+        ],
+    )
+    return [
+        ("italiana alternative", italiana),
+        ("internazionale alternative banded", banded(internazionale)),
+    ]
+
+
 def rulebook_choices() -> list[tuple[str, RubeleRulebook]]:
     italiana = rubele_rulebook("italiana")
     internazionale = rubele_rulebook("internazionale")
@@ -125,6 +201,7 @@ def rulebook_choices() -> list[tuple[str, RubeleRulebook]]:
         ("internazionale", internazionale),
         ("italiana banded", banded(italiana)),
         ("internazionale banded", banded(internazionale)),
+        *alternative_rulebooks(),
     ]
 
 
@@ -264,7 +341,7 @@ def _tournament(
     ids: list[str],
     capitals: list[int],
     regulars: list[int],
-    rows: dict[str, list[dict[str, Any]]],
+    rows: dict[str, list[Any]],
 ) -> None:
     n = len(ids)
     absent = {i % n for i in plan.absent}
@@ -275,7 +352,7 @@ def _tournament(
         chosen.add(i)
     participants = [ids[i] for i in sorted(chosen)]
 
-    played: list[tuple[str, str, float]] = []
+    played: list[tuple[str, str, float, str]] = []
     dropped = set(plan.dropped)
     pairing_number = 0
 
@@ -286,14 +363,16 @@ def _tournament(
     def pair(white: str, black: str) -> None:
         nonlocal pairing_number
         number, pairing_number = pairing_number, pairing_number + 1
-        if number in dropped:
+        if number in dropped:  # not played: a forfeit or a withdrawal, won by either side
+            kind = "forfeit" if number % 3 else "withdrawn"
+            played.append((white, black, float((number + plan.pairing_seed) % 2), kind))
             return
         result = RESULTS[plan.results[number]] if number < len(plan.results) else RESULTS[0]
         if black == winner or white == loser:
             result = 0.0
         if white == winner or black == loser:
             result = 1.0
-        played.append((white, black, result))
+        played.append((white, black, result, "played"))
 
     if plan.swiss or len(participants) > 10:  # partial pairings, a bye for the odd player
         shuffler = random.Random(plan.pairing_seed)
@@ -327,13 +406,12 @@ def _tournament(
         }
     )
     rows["entries"] += [{"tournament_id": tid, "player_id": pid} for pid in participants]
-    for white, black, result in played:
-        rows["games"].append(
-            {"tournament_id": tid, "player_id": white, "opponent_id": black, "points": result}
-        )
-        rows["games"].append(
-            {"tournament_id": tid, "player_id": black, "opponent_id": white, "points": 1 - result}
-        )
+    for white, black, result, kind in played:
+        rows["games"] += [
+            {"tournament_id": tid, "player_id": white, "opponent_id": black, "points": result},
+            {"tournament_id": tid, "player_id": black, "opponent_id": white, "points": 1 - result},
+        ]
+        rows["kinds"] += [kind, kind]
 
 
 def build_history(choose: Chooser, shape: HistoryShape = DEFAULT_SHAPE) -> RandomHistory:
@@ -348,7 +426,7 @@ def build_history(choose: Chooser, shape: HistoryShape = DEFAULT_SHAPE) -> Rando
     )
     id_count = max(100, 2 * shape.max_tournaments, 2 * len(plans))
     width = len(str(id_count - 1))
-    rows: dict[str, list[dict[str, Any]]] = {"tournaments": [], "entries": [], "games": []}
+    rows: dict[str, list[Any]] = {"tournaments": [], "entries": [], "games": [], "kinds": []}
     used: set[int] = set()
     for plan in plans:
         number = plan.number
@@ -356,15 +434,23 @@ def build_history(choose: Chooser, shape: HistoryShape = DEFAULT_SHAPE) -> Rando
             number = (number + 1) % id_count
         used.add(number)
         _tournament(plan, f"T{number:0{width}d}", ids, starting, regulars, rows)
+    # derived from what was drawn, not drawn: the histories of a seed stay what they were
     capitals = [
-        {"player_id": pid, "capital": capital}
-        for pid, (capital, _) in zip(ids, players, strict=True)
+        {
+            "player_id": pid,
+            "capital": capital,
+            "reached": capital + REACHED_ABOVE if index % 3 == 0 else None,
+        }
+        for index, (pid, (capital, _)) in enumerate(zip(ids, players, strict=True))
     ]
+    games = pl.DataFrame(rows["games"], schema=GAME_SCHEMA, orient="row").with_columns(
+        pl.Series("kind", rows["kinds"], dtype=pl.Utf8)
+    )
     return RandomHistory(
-        capitals=pl.DataFrame(capitals, schema=CAPITAL_SCHEMA, orient="row"),
+        capitals=pl.DataFrame(capitals, schema=REACHED_CAPITAL_SCHEMA, orient="row"),
         tournaments=pl.DataFrame(rows["tournaments"], schema=TOURNAMENT_SCHEMA, orient="row"),
         entries=pl.DataFrame(rows["entries"], schema=ENTRY_SCHEMA, orient="row"),
-        games=pl.DataFrame(rows["games"], schema=GAME_SCHEMA, orient="row"),
+        games=games,
     )
 
 

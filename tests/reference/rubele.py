@@ -4,24 +4,35 @@ Written with plain loops and dicts straight from the rules, independently of the
 ``transforms/rubele.py``: only the rulebook dataclasses are shared. Floats are evaluated in the
 same order the engine contract fixes, so that both give bit-identical results.
 
-The semantics, in the order they are applied:
+The semantics, in the order they are applied (the era's keys in brackets):
 
-1. Tournaments in order of end date, start date (a missing one first), id; each computed under
-   the era in force on its end date (the first era before the first one starts).
+1. Tournaments in order of the rulebook's columns [order.by] (by default end date, start date,
+   id; a missing start date first); each computed under the era in force on its end date (the
+   first era before the first one starts).
 2. Inside a tournament every participant plays with the capital held before it (CI), for
    himself and as an opponent.
-3. A participant without counted games keeps CI: no V, no Q, no floor.
-4. PA = Σ PA(CI - CI_opponent) over his counted games, each PA(n) taken as a whole number of
-   pico-points (so the sum is exact in any order); PO = Σ points;
-   D = PO - PA; V = S(CI) × D × validity factor; X = CI + V.
+3. A game counts when played over the board; when the games carry a kind, a forfeit or a
+   withdrawal counts only for the player who lost it (0 points), if the era lists that kind
+   [games.counted_for_loser]. A participant without counted games keeps CI: no V, no Q, no
+   floor.
+4. PA = Σ PA(CI - CI_opponent) over his counted games, the difference capped at ±cap when the
+   era has one [expected.difference_cap], each PA(n) taken as a whole number of pico-points (so
+   the sum is exact in any order); PO = Σ points; D = PO - PA; V = S(CI) × D × validity factor
+   (the factor taken as 1 when it applies after the rescaling [validity.factor_stage]);
+   X = CI + V.
 5. Upward threshold rescaling of X, one threshold after the other, starting from CI's band:
-   X = T + (X - T) × S_new / S_old. No rescaling downward.
-6. X += Q (when the era has one; never halved).
-7. X below the era's minimum (when it has one) is raised to it.
-8. CF = floor(X + 0.5 + 1e-9) (halves up, so that 4.4999999999 from a decimal table's binary
+   X = T + (X - T) × S_new / S_old; when the era rescales only the first time
+   [rescaling.upward = "first"], a threshold the player had reached before (his ``reached``
+   capital, then every final capital since) is crossed without rescaling and S_old stays.
+   Downward, when the era has it [rescaling.downward]: X = T - (T - X) × S_new / S_old.
+6. After the rescaling when the era says so: X = CI + (X - CI) × validity factor.
+7. X += Q (when the era has one; × the validity factor when the era says so
+   [validity.factor_on_q]).
+8. X below the era's minimum (when it has one) is raised to it.
+9. CF = floor(X + 0.5 + 1e-9) (halves up, so that 4.4999999999 from a decimal table's binary
    arithmetic rounds as the exact 4.5 would), the capital for the next tournament.
-9. Waves: a tournament's wave is 0 when none of its participants entered an earlier one (in the
-   order of 1.), else 1 + the highest wave of its participants' previous tournaments.
+10. Waves: a tournament's wave is 0 when none of its participants entered an earlier one (in
+    the order of 1.), else 1 + the highest wave of its participants' previous tournaments.
 """
 
 from __future__ import annotations
@@ -60,6 +71,8 @@ VARIATION_DTYPES: dict[str, Any] = {
     "variation": pl.Float64,
     "rescaled": pl.Float64,
     "crossings": pl.Int32,
+    "reached": pl.Int32,
+    "recrossed": pl.Int32,
     "q": pl.Int32,
     "floored": pl.Boolean,
     "final": pl.Int32,
@@ -74,8 +87,9 @@ class Outcome:
     factor: float
     variation: float  # V
     rescaled: float  # CI + V after the threshold rescaling
-    crossings: int
-    q: int  # the Q added (0 when none)
+    crossings: int  # thresholds crossed and rescaled, up or down
+    recrossed: int  # thresholds crossed upward without rescaling (reached before)
+    q: int  # the era's Q (0 when none; the Q added is Q x factor when the era scales it)
     floored: bool
     final: int  # CF
 
@@ -117,63 +131,104 @@ def pico_points(expected: float) -> int:
     return math.floor(expected * PA_UNITS + 0.5)
 
 
+def capped(difference: int, era: RubeleEra) -> int:
+    """The capital difference a PA(n) is read at: within ±cap when the era has a cap."""
+    if era.difference_cap == 0:
+        return difference
+    return max(-era.difference_cap, min(era.difference_cap, difference))
+
+
+def game_counts(game: Row, era: RubeleEra) -> bool:
+    """Whether one side of a game counts for its player (step 3)."""
+    kind = game.get("kind", "played")
+    if kind == "played":
+        return True
+    lost = game["points"] == 0
+    return kind in era.counted_for_loser and lost and game["opponent_id"] is not None
+
+
 def round_half_up(x: float) -> int:
     """Halves up, an X within 1e-9 below a half counting as the half."""
     return math.floor(x + 0.5 + HALF_UP_TOLERANCE)
 
 
 def capital_after(
-    ci: int, d: float, era: RubeleEra, validity: int, counted: bool = True
+    ci: int,
+    d: float,
+    era: RubeleEra,
+    validity: int,
+    counted: bool = True,
+    reached: int | None = None,
 ) -> Outcome:
-    """CF of a player with capital ``ci`` and D = PO - PA in one tournament (steps 3-8)."""
+    """CF of a player with capital ``ci`` and D = PO - PA in one tournament (steps 3-9);
+    ``reached``: the highest capital he had reached before (``ci`` when not given)."""
+    reached = ci if reached is None else max(ci, reached)
     s = era.s_for(ci)
     s_by_band = [era.s_below, era.s_between, era.s_above]
     band = band_of(ci, era)
     assert s == s_by_band[band], (ci, s, band)
     factor = era.validity_factors[validity]
+    after_rescaling = era.validity_factor_stage == "after_rescaling"
     if not counted:
-        return Outcome(s, factor, 0.0, float(ci), 0, 0, False, ci)
+        return Outcome(s, factor, 0.0, float(ci), 0, 0, 0, False, ci)
 
-    variation = s * d * factor
+    variation = s * d if after_rescaling else s * d * factor
     x = ci + variation
 
-    # 5. upward crossings, one threshold after the other
+    # 5. crossings, one threshold after the other from CI's band
     thresholds = [era.band_low, era.band_high]
     s_cur = s
-    crossings = 0
-    for i in range(band, 2):
-        threshold = thresholds[i]
-        if x > threshold:
+    crossings = recrossed = 0
+    if x > ci:
+        for i in range(band, 2):
+            threshold = thresholds[i]
+            if x <= threshold:
+                break
+            if era.rescale_upward == "first" and reached >= threshold:
+                recrossed += 1  # reached before: no rescaling, S stays
+                continue
             s_new = s_by_band[i + 1]
             x = threshold + (x - threshold) * s_new / s_cur
             s_cur = s_new
             crossings += 1
-        else:
-            break
+    elif x < ci and era.rescale_downward:
+        for i in range(band - 1, -1, -1):
+            threshold = thresholds[i]
+            if x >= threshold:
+                break
+            s_new = s_by_band[i]
+            x = threshold - (threshold - x) * s_new / s_cur
+            s_cur = s_new
+            crossings += 1
     rescaled = x
 
-    # 6. anti-deflation term
+    # 6. the validity factor on the rescaled change
+    if after_rescaling:
+        x = ci + (x - ci) * factor
+
+    # 7. anti-deflation term
     q = 0
     if era.q > 0:
         q = era.q
-        x = x + q
+        x = x + (q * factor if era.validity_factor_on_q else q)
 
-    # 7. minimum
+    # 8. minimum
     floored = False
     if era.minimum > 0 and x < era.minimum:
         x = era.minimum
         floored = True
 
-    # 8. only the final capital is rounded, halves up
-    return Outcome(s, factor, variation, rescaled, crossings, q, floored, round_half_up(x))
+    # 9. only the final capital is rounded, halves up
+    return Outcome(
+        s, factor, variation, rescaled, crossings, recrossed, q, floored, round_half_up(x)
+    )
 
 
-def order_key(tournament: Row) -> tuple:
-    start: date | None = tournament["start_date"]
-    return (
-        tournament["end_date"],
-        start if start is not None else date.min,
-        tournament["tournament_id"],
+def order_key(tournament: Row, rulebook: RubeleRulebook) -> tuple:
+    """The tournament's place in the order of the rulebook's columns (a missing date first)."""
+    return tuple(
+        date.min if tournament[column] is None else tournament[column]
+        for column in rulebook.tournament_order
     )
 
 
@@ -186,9 +241,11 @@ def reference_history(
 ) -> ReferenceResult:
     """Every tournament of a run, from plain rows (see the engine's contract for the columns)."""
     capital: dict[str, int] = {}
+    reached: dict[str, int] = {}  # the highest capital known reached
     for row in capitals:
         assert row["player_id"] not in capital, f"player {row['player_id']} twice in capitals"
         capital[row["player_id"]] = row["capital"]
+        reached[row["player_id"]] = max(row["capital"], row.get("reached") or row["capital"])
     tournament_count = dict.fromkeys(capital, 0)
     game_count = dict.fromkeys(capital, 0)
 
@@ -197,14 +254,14 @@ def reference_history(
         names = participants.setdefault(entry["tournament_id"], [])
         assert entry["player_id"] not in names, f"{entry} entered twice"
         names.append(entry["player_id"])
-    counted: dict[tuple[str, str], list[Row]] = {}
+    sides: dict[tuple[str, str], list[Row]] = {}
     for game in games:
-        counted.setdefault((game["tournament_id"], game["player_id"]), []).append(game)
+        sides.setdefault((game["tournament_id"], game["player_id"]), []).append(game)
 
     last_wave: dict[str, int] = {}
     entered: dict[str, int] = {}
     variations: list[Row] = []
-    for tournament in sorted(tournaments, key=order_key):
+    for tournament in sorted(tournaments, key=lambda row: order_key(row, rulebook)):
         tid = tournament["tournament_id"]
         era = era_for(rulebook, tournament["end_date"])
         validity = tournament["validity"]
@@ -218,13 +275,18 @@ def reference_history(
         initial = {pid: capital[pid] for pid in players}
         for pid in players:
             ci = initial[pid]
-            its_games = counted.get((tid, pid), [])
+            its_games = [g for g in sides.get((tid, pid), []) if game_counts(g, era)]
             po = math.fsum(game["points"] for game in its_games)
             pa = (
-                sum(pico_points(era.expected(ci - initial[g["opponent_id"]])) for g in its_games)
+                sum(
+                    pico_points(era.expected(capped(ci - initial[g["opponent_id"]], era)))
+                    for g in its_games
+                )
                 * PA_UNIT
             )
-            outcome = capital_after(ci, po - pa, era, validity, counted=bool(its_games))
+            outcome = capital_after(
+                ci, po - pa, era, validity, counted=bool(its_games), reached=reached[pid]
+            )
             entered[pid] = entered.get(pid, 0) + 1
             variations.append(
                 {
@@ -241,6 +303,8 @@ def reference_history(
                     "variation": outcome.variation,
                     "rescaled": outcome.rescaled,
                     "crossings": outcome.crossings,
+                    "reached": reached[pid],
+                    "recrossed": outcome.recrossed,
                     "q": outcome.q,
                     "floored": outcome.floored,
                     "final": outcome.final,
@@ -252,6 +316,7 @@ def reference_history(
         # the new capitals take effect only after the whole tournament
         for row in variations[len(variations) - len(players) :]:
             capital[row["player_id"]] = row["final"]
+            reached[row["player_id"]] = max(reached[row["player_id"]], row["final"])
             last_wave[row["player_id"]] = wave
 
     result_capitals = [

@@ -1,10 +1,12 @@
 """A draughts list (transforms/rubele_list.py): what the list date shows of the window."""
 
+import dataclasses
 from datetime import date
 
 import polars as pl
 
-from transforms.rubele_list import RubeleFacts, build_rubele_list
+from tests.reference.random_rubele import edited_rulebook
+from transforms.rubele_list import RubeleFacts, build_rubele_list, category_levels
 from transforms.rubele_rulebook import parse_rubele_rulebook
 from transforms.rulebook import default_rulebook_path
 
@@ -97,3 +99,92 @@ def test_a_threshold_crossed_during_the_window_is_a_category_reached() -> None:
     k = rows.filter(pl.col("player_id") == "K").row(0, named=True)
     assert (k["rating"], k["category"], k["previous_category"]) == (3899, "M", "CM")
     assert k["note"] == "category M"
+
+
+FIRST = edited_rulebook("italiana", [('upward = "every"', 'upward = "first"')])
+
+
+def test_under_first_the_previous_lists_category_says_a_threshold_was_reached() -> None:
+    # 2021 (no Q), all at 2990, PA 0.5: K (a CM on the previous list) beats W; V (N) beats U.
+    # Both winners reach 2990 + 75 = 3065 over 3000. Every time: 3000 + 65 x 100/150 = 3043.
+    # First: K's category CM (threshold 3000) says he reached 3000 before: 3065, not rescaled;
+    # V never did (N has no threshold): 3043. The losers fall to 2915.
+    facts = _facts(
+        [("K", 2990, "CM"), ("W", 2990, "N"), ("V", 2990, "N"), ("U", 2990, "N")],
+        [("T1", date(2021, 11, 2)), ("T2", date(2021, 11, 3))],
+        [("T1", "K", "W", 1.0), ("T2", "V", "U", 1.0)],
+    )
+    every = build_rubele_list(facts, ITALIANA, date(2022, 1, 1))
+    first = build_rubele_list(facts, FIRST, date(2022, 1, 1))
+    ratings = {"K": 3043, "U": 2915, "V": 3043, "W": 2915}
+    assert dict(every.rows.select("player_id", "rating").rows()) == ratings
+    assert dict(first.rows.select("player_id", "rating").rows()) == ratings | {"K": 3065}
+    notes = dict(first.variations.select("player_id", "note").rows())
+    assert notes["K"] == "1 threshold(s) crossed again, not rescaled (capital 3000 reached before)"
+    assert notes["V"] == "1 threshold(s) crossed: 3065.0 rescaled to 3043.33"
+
+
+def test_category_levels_are_the_thresholds_held() -> None:
+    levels = category_levels(ITALIANA).filter(pl.col("era") == 0)
+    assert levels.select("previous_category", "category_reached").rows() == [
+        ("CM", 3000),
+        ("M", 3900),
+    ]
+
+
+def test_a_tournament_at_a_validity_the_era_does_not_know_is_set_aside() -> None:
+    # T2 at 75 %: the rulebook knows 100 % and 50 %. K's win in T2 is not applied (he stays
+    # 3880, and T2 gives no activity); the list says why
+    facts = _facts(
+        [("K", 3880, "CM"), ("W", 3000, "CM")],
+        [("T1", date(2022, 2, 2)), ("T2", date(2022, 3, 2))],
+        [("T1", "K", "W", 0.5), ("T2", "K", "W", 1.0)],
+    )
+    facts = dataclasses.replace(
+        facts,
+        tournaments=facts.tournaments.with_columns(
+            pl.when(pl.col("tournament_id") == "T2")
+            .then(75)
+            .otherwise(pl.col("validity"))
+            .cast(pl.Int32)
+            .alias("validity")
+        ),
+    )
+    published = build_rubele_list(facts, ITALIANA, date(2022, 7, 1))
+    assert published.excluded.rows() == [
+        (
+            "T2",
+            "validity 75 % is not a validity of the rulebook's era from 2022-01-01 (in force on "
+            "the end date 2022-03-02): it knows 100 %, 50 %",
+        )
+    ]
+    assert published.variations.get_column("tournament_id").unique().to_list() == ["T1"]
+    # T1, a draw: K (S 100, PA Phi(880 / 1414.21) = 0.7331) 3880 - 23.31 + Q 10 = 3866.69 -> 3867
+    k = published.rows.filter(pl.col("player_id") == "K").row(0, named=True)
+    assert (k["rating"], k["games"]) == (3867, 1)
+
+
+def test_games_with_their_kind_follow_the_rulebook() -> None:
+    # K beats W by forfeit (2021, no Q, both 2990). By default nothing counts; with the forfeit
+    # counted for its loser: W's PA 0.5, D -0.5, V -75 -> 2915; K's win never counts
+    facts = _facts([("K", 2990, "N"), ("W", 2990, "N")], [("T1", date(2021, 11, 2))], [])
+    games = pl.DataFrame(
+        [("T1", "K", "W", 1.0, "forfeit"), ("T1", "W", "K", 0.0, "forfeit")],
+        schema=facts.games.schema | {"kind": pl.Utf8},
+        orient="row",
+    )
+    entries = games.group_by("tournament_id", "player_id").agg(pl.col("points").sum())
+    facts = dataclasses.replace(facts, games=games, entries=entries)
+    losses = edited_rulebook(
+        "italiana", [("counted_for_loser = []", 'counted_for_loser = ["forfeit"]')]
+    )
+    by_default = build_rubele_list(facts, ITALIANA, date(2022, 1, 1)).rows
+    counted = build_rubele_list(facts, losses, date(2022, 1, 1)).rows
+    assert by_default.select("player_id", "rating", "games").rows() == [
+        ("K", 2990, 0),
+        ("W", 2990, 0),
+    ]
+    assert counted.select("player_id", "rating", "games").rows() == [
+        ("K", 2990, 0),
+        ("W", 2915, 1),
+    ]

@@ -1,14 +1,17 @@
 """Cross-check of the Elo-Rubele engine against a slow, independent reference (RULES.md §3).
 
-(a) hand-checked cases of the reference itself (they run even before the engine exists);
+(a) hand-checked cases of the reference itself (they run even before the engine exists), with
+    the default rulebook settings and every non-default one;
 (b) the engine gives exactly (bit for bit) the reference's results on random histories of both
-    variants, with the Gauss and a banded conversion;
+    variants, with the Gauss and a banded conversion, and with the rulebooks' non-default
+    settings switched on across eras (``ALTERNATIVE_RULEBOOKS``);
 (c) invariants, on both: row order is irrelevant, waves never hold a player twice and follow each
     player's tournament order, overlapping tournaments are applied by end date, then id.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -22,13 +25,15 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from tests.reference.random_rubele import (
-    CAPITAL_SCHEMA,
     ENTRY_SCHEMA,
     GAME_SCHEMA,
+    REACHED_CAPITAL_SCHEMA,
     RULEBOOKS,
     TOURNAMENT_SCHEMA,
     NamedRulebook,
     RandomHistory,
+    alternative_rulebooks,
+    edited_rulebook,
     histories,
     random_history,
     rubele_rulebook,
@@ -86,12 +91,21 @@ def entries_of(tid: str, *pids: str) -> list[Row]:
 
 
 def history(
-    capitals: dict[str, int], tournaments: list[Row], entries: list[Row], games: list[Row]
+    capitals: dict[str, int],
+    tournaments: list[Row],
+    entries: list[Row],
+    games: list[Row],
+    reached: dict[str, int] | None = None,
 ) -> RandomHistory:
+    """Frames of a history; ``reached``: capitals known reached before it (by player)."""
+    reached = reached or {}
     return RandomHistory(
         pl.DataFrame(
-            [{"player_id": p, "capital": c} for p, c in capitals.items()],
-            schema=CAPITAL_SCHEMA,
+            [
+                {"player_id": p, "capital": c, "reached": reached.get(p)}
+                for p, c in capitals.items()
+            ],
+            schema=REACHED_CAPITAL_SCHEMA,
             orient="row",
         ),
         pl.DataFrame(tournaments, schema=TOURNAMENT_SCHEMA, orient="row"),
@@ -160,6 +174,99 @@ def test_hand_checked_details() -> None:
     assert half.final == 3007  # 3000 + 10 x 100 / 150 = 3006.67
     # exactly on a threshold is not a crossing
     assert capital_after(2850, 1.0, era, 100).crossings == 0
+
+
+FIRST = edited_rulebook("italiana", [('upward = "every"', 'upward = "first"')])
+DOWNWARD = edited_rulebook("italiana", [("downward = false", "downward = true")])
+AFTER = edited_rulebook(
+    "italiana", [('factor_stage = "before_rescaling"', 'factor_stage = "after_rescaling"')]
+)
+Q_FACTOR = edited_rulebook("internazionale", [("factor_on_q = false", "factor_on_q = true")])
+CAP_400 = edited_rulebook("italiana", [("difference_cap = 0 ", "difference_cap = 400 ")])
+FORFEIT_LOSSES = edited_rulebook(
+    "italiana", [("counted_for_loser = []", 'counted_for_loser = ["forfeit"]')]
+)
+BY_START = edited_rulebook(
+    "italiana",
+    [
+        (
+            'by = ["end_date", "start_date", "tournament_id"]',
+            'by = ["start_date", "end_date", "tournament_id"]',
+        )
+    ],
+)
+
+
+def test_hand_checked_non_default_settings() -> None:
+    """The numbers of tests/transforms/test_rubele.py, worked out there, on the reference."""
+    era = era_for(FIRST, BEFORE_Q)
+    # 2950 + 120 = 3070: 3000 reached before, no rescaling; else 3047
+    again = capital_after(2950, 0.8, era, 100, reached=3000)
+    assert (again.final, again.crossings, again.recrossed, again.rescaled) == (3070, 0, 1, 3070.0)
+    assert capital_after(2950, 0.8, era, 100, reached=2999).final == 3047
+    # 4499: 3000 crossed as it is (reached), S 150 kept for 3900: 3900 + 599 x 50/150 -> 4100
+    two = capital_after(2999, 10.0, era, 100, reached=3500)
+    assert (two.final, two.crossings, two.recrossed) == (4100, 1, 1)
+    # downward: 2950 -> 3000 - 50 x 150/100 = 2925; 2950 from 3950 (two thresholds) -> 1500
+    down = capital_after(3050, -1.0, era_for(DOWNWARD, BEFORE_Q), 100)
+    assert (down.final, down.crossings, down.rescaled) == (2925, 1, 2925.0)
+    assert capital_after(3950, -20.0, era_for(DOWNWARD, BEFORE_Q), 100).crossings == 2
+    assert capital_after(3950, -20.0, era_for(DOWNWARD, BEFORE_Q), 100).final == 1500
+    # the factor after the rescaling: V 120 unscaled, 3046.67, then 2950 + 96.67 x 0.5 -> 2998
+    after = capital_after(2950, 0.8, era_for(AFTER, BEFORE_Q), 50)
+    assert (after.variation, after.final) == (120.0, 2998)
+    assert after.rescaled == pytest.approx(3000 + 70 * 100 / 150)
+    # Q x 0.5: 2000 + 7.5 -> 2008
+    assert capital_after(2000, 0.0, era_for(Q_FACTOR, WITH_Q), 50).final == 2008
+
+
+def test_hand_checked_histories_with_non_default_settings() -> None:
+    day = date(2021, 3, 1)
+    # a cap of 400: A 3000 beats B 1000 -> 3039 and 942 (3008 and 988 without)
+    case = history(
+        {"A": 3000, "B": 1000}, [tournament("T", day)], entries_of("T", "A", "B"),
+        game("T", "A", "B", 1.0),
+    )  # fmt: skip
+    assert [row["capital"] for row in run(case, CAP_400)[0]] == [3039, 942]
+    assert [row["capital"] for row in run(case)[0]] == [3008, 988]
+    # C lost to A by forfeit: counted for C only (1500 - 75); A's win never counts
+    forfeit = [{**row, "kind": "forfeit"} for row in game("T", "A", "C", 1.0)] + [
+        {**row, "kind": "played"} for row in game("T", "A", "B", 0.5)
+    ]
+    case = history(
+        dict.fromkeys("ABC", 1500), [tournament("T", day)], entries_of("T", "A", "B", "C"), []
+    )
+    rows = pl.DataFrame(forfeit, schema=GAME_SCHEMA | {"kind": pl.Utf8}, orient="row")
+    case = RandomHistory(case.capitals, case.tournaments, case.entries, rows)
+    capitals = by_player(run(case, FORFEIT_LOSSES)[0])
+    assert {p: (r["capital"], r["games"]) for p, r in capitals.items()} == {
+        "A": (1500, 1),
+        "B": (1500, 1),
+        "C": (1425, 1),
+    }
+    assert by_player(run(case)[0])["C"]["games"] == 0
+    # X (3040) loses to Y, then beats Z from 2990: over 3000 again, 3065 under "first"
+    games = game("T1", "Y", "X", 1.0) + game("T2", "X", "Z", 1.0)
+    case = history(
+        {"X": 3040, "Y": 3040, "Z": 2990},
+        [tournament("T1", day), tournament("T2", day + timedelta(days=31))],
+        entries_of("T1", "X", "Y") + entries_of("T2", "X", "Z"),
+        games,
+    )
+    assert by_player(run(case, FIRST)[0])["X"]["capital"] == 3065
+    assert by_player(run(case)[0])["X"]["capital"] == 3043
+    # by start date: LONG (1-10 Mar) before SHORT (5-8 Mar)
+    long_short = history(
+        dict.fromkeys("PQR", 1500),
+        [
+            tournament("LONG", date(2021, 3, 10), date(2021, 3, 1)),
+            tournament("SHORT", date(2021, 3, 8), date(2021, 3, 5)),
+        ],
+        entries_of("LONG", "P", "R") + entries_of("SHORT", "P", "Q"),
+        game("LONG", "P", "R", 1.0) + game("SHORT", "P", "Q", 1.0),
+    )
+    assert [row["capital"] for row in run(long_short, BY_START)[0]] == [1647, 1428, 1425]
+    assert [row["capital"] for row in run(long_short)[0]] == [1647, 1425, 1428]
 
 
 def test_minimum_and_q_by_era() -> None:
@@ -343,6 +450,66 @@ def test_random_histories_are_realistic() -> None:
         assert seen.get(what, 0) >= 3, (what, seen)
 
 
+def test_random_histories_exercise_the_alternative_settings() -> None:
+    """Over the plain generator, each non-default setting of the alternative rulebooks acts:
+    a threshold crossed again without rescaling, a downward rescaling, a lost forfeit or
+    withdrawal counted, Q scaled at 50 %, the difference cap changing PA, another order."""
+    seen: dict[tuple[str, str], int] = {}
+
+    def count(name: str, what: str, happened: bool) -> None:
+        seen[name, what] = seen.get((name, what), 0) + int(happened)
+
+    defaults = dict(RULEBOOKS)
+    for seed in range(30):
+        case = random_history(seed)
+        for name, book in alternative_rulebooks():
+            default = defaults[name.replace(" alternative", "")]  # the same, all defaults
+            _, mine = run(case, book)
+            _, theirs = run(case, default)
+            before = by_entry(theirs)
+            uncapped = dataclasses.replace(
+                book, eras=tuple(dataclasses.replace(e, difference_cap=0) for e in book.eras)
+            )
+            free = by_entry(run(case, uncapped)[1])
+            count(name, "recrossed", any(row["recrossed"] for row in mine))
+            count(
+                name,
+                "downward",
+                any(row["crossings"] and row["final"] < row["initial"] for row in mine),
+            )
+            count(
+                name,
+                "loser counted",
+                any(
+                    row["games"] > before[row["tournament_id"], row["player_id"]]["games"]
+                    for row in mine
+                ),
+            )
+            count(
+                name,
+                "q scaled",
+                any(row["q"] and row["games"] and row["factor"] == 0.5 for row in mine),
+            )
+            count(
+                name,
+                "cap",
+                any(
+                    row["expected"] != free[row["tournament_id"], row["player_id"]]["expected"]
+                    for row in mine
+                ),
+            )
+            count(
+                name,
+                "order",
+                [(r["tournament_id"], r["player_id"]) for r in mine]
+                != [(r["tournament_id"], r["player_id"]) for r in theirs],
+            )
+    names = [name for name, _ in alternative_rulebooks()]
+    for name in names:
+        for what in ("recrossed", "downward", "loser counted", "q scaled", "cap", "order"):
+            assert seen.get((name, what), 0) >= 3, (name, what, seen)
+
+
 def test_reference_of_large_seeded_history() -> None:
     case = random_history(5, players=300, tournaments=60, regulars=0)
     assert [frame.height for frame in case.frames()][:2] == [300, 60]
@@ -436,6 +603,7 @@ def test_engine_matches_reference(engine: ModuleType, book: NamedRulebook, case)
     results=st.lists(st.sampled_from([1.0, 0.5, 0.0]), max_size=14),
     epoch=st.sampled_from([date(1985, 3, 3), date(2010, 3, 7), date(2023, 3, 5)]),
     validity=st.sampled_from([100, 50]),
+    reached=st.sampled_from([None, 2000, 3000, 3900, 5000]),
 )
 def test_engine_matches_reference_on_big_upsets(
     engine: ModuleType,
@@ -445,9 +613,11 @@ def test_engine_matches_reference_on_big_upsets(
     results: list[float],
     epoch: date,
     validity: int,
+    reached: int | None,
 ) -> None:
     """One player just below a threshold against far stronger ones: one or two crossings,
-    which random histories rarely reach (D above 6 to 9)."""
+    which random histories rarely reach (D above 6 to 9), the thresholds reached before or not
+    (rescaling.upward = "first")."""
     note(f"rulebook: {book.name}")
     ids = [f"S{i:02d}" for i in range(len(opponents))]
     games: list[Row] = []
@@ -455,7 +625,11 @@ def test_engine_matches_reference_on_big_upsets(
         games += game("T", "H", pid, results[i] if i < len(results) else 1.0)
     capitals = {"H": hero} | dict(zip(ids, opponents, strict=True))
     case = history(
-        capitals, [tournament("T", epoch, validity=validity)], entries_of("T", *capitals), games
+        capitals,
+        [tournament("T", epoch, validity=validity)],
+        entries_of("T", *capitals),
+        games,
+        reached={} if reached is None else {"H": reached},
     )
     compare(engine, case, book.rulebook)
 
@@ -468,9 +642,10 @@ def test_engine_matches_reference_seeded(engine: ModuleType, seed: int) -> None:
         compare(engine, case, book)
 
 
-def test_engine_matches_reference_on_a_large_history(engine: ModuleType) -> None:
+@pytest.mark.parametrize("book", ["italiana", "italiana alternative"])
+def test_engine_matches_reference_on_a_large_history(engine: ModuleType, book: str) -> None:
     case = random_history(11, players=400, tournaments=120, regulars=3)
-    compare(engine, case, ITALIANA)
+    compare(engine, case, dict(RULEBOOKS)[book])
 
 
 def two_crossings_case() -> RandomHistory:
@@ -580,7 +755,9 @@ def test_waves_follow_each_players_order(
         seen.add((row["wave"], row["player_id"]))
     # each player's tournaments in the order of the rules: strictly increasing waves, sequence
     # 1, 2, 3..., each starting from the capital the previous one ended with
-    order = {row["tournament_id"]: order_key(row) for row in case.tournaments.to_dicts()}
+    order = {
+        row["tournament_id"]: order_key(row, book.rulebook) for row in case.tournaments.to_dicts()
+    }
     starting = {row["player_id"]: row["capital"] for row in case.capitals.to_dicts()}
     mine: dict[str, list[Row]] = {}
     for row in variations:
