@@ -34,7 +34,7 @@ from flows.lists import (
     write_list,
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
-from flows.report import MAX_LISTED
+from flows.report import MAX_LISTED, TOP_MOVES
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
@@ -445,6 +445,8 @@ def rubele_report(
     quarantined: pl.DataFrame,
 ) -> str:
     rows = published.rows
+    rulebook = context.rulebook
+    set_aside = published.excluded.join(quarantined, on="tournament_id", how="anti")
     moved = rows.filter(pl.col("games") > 0).sort("period_change", descending=True)
     promoted = rows.filter(
         pl.col("previous_category").is_not_null()
@@ -454,8 +456,9 @@ def rubele_report(
         f"# {context.system} list of {context.list_date}",
         "",
         f"- tournaments received after {context.after} up to {context.up_to}: "
-        f"{facts.tournaments.height}, applied in order of end date, start date, id; "
-        f"quarantined (not applied): {quarantined.height}",
+        f"{facts.tournaments.height}, applied in order of "
+        f"{', '.join(rulebook.tournament_order).replace('_', ' ')}; quarantined (not "
+        f"applied): {quarantined.height}; set aside by the list: {set_aside.height}",
         f"- previous list: {context.previous_date or 'none (everyone enters as a debutant)'}",
         f"- rules: rulebook {context.rulebook.source} sha256 {context.rulebook.content_hash[:12]}",
         f"- players on the list: {rows.height}; with counted games: {moved.height}; in the "
@@ -464,24 +467,32 @@ def rubele_report(
         f"entries: {rows.filter(pl.col('rating_basis') == 'foreign').height}; category "
         f"promotions: {promoted.height}",
     ]
-    if moved.height:
-        lines += [
-            "",
-            "## Biggest gains",
-            "",
-            "| player | before | after | change |",
-            "|---|---|---|---|",
-        ]
-        lines += [
-            f"| {row['name'] or row['player_id']} | {row['frozen_rating']} | {row['rating']} "
-            f"| {row['period_change']:+d} |"
-            for row in moved.head(5).iter_rows(named=True)
-        ]
+    gains = moved.filter(pl.col("period_change") > 0).head(TOP_MOVES)
+    losses = moved.filter(pl.col("period_change") < 0).sort("period_change").head(TOP_MOVES)
+    for title, top in (("Biggest gains", gains), ("Biggest losses", losses)):
+        if top.height:
+            lines += [
+                "",
+                f"## {title}",
+                "",
+                "| player | before | after | change |",
+                "|---|---|---|---|",
+            ]
+            lines += [
+                f"| {row['name'] or row['player_id']} | {row['frozen_rating']} | {row['rating']} "
+                f"| {row['period_change']:+d} |"
+                for row in top.iter_rows(named=True)
+            ]
     if quarantined.height:
         lines += ["", "## Quarantined tournaments (not applied)"]
         lines += [
             f"- {row['tournament_id']} ({row['file_name']}): {row['reason']}"
             for row in quarantined.iter_rows(named=True)
+        ]
+    if set_aside.height:
+        lines += ["", "## Tournaments set aside by the list (not applied)"]
+        lines += [
+            f"- {row['tournament_id']}: {row['reason']}" for row in set_aside.iter_rows(named=True)
         ]
     if promoted.height:
         lines += ["", f"## Promotions ({promoted.height}, first {MAX_LISTED})"]
@@ -489,6 +500,14 @@ def rubele_report(
             f"- {row['name'] or row['player_id']} ({row['player_id']}): "
             f"{row['previous_category']} -> {row['category']}"
             for row in promoted.head(MAX_LISTED).iter_rows(named=True)
+        ]
+    newcomers = rows.filter(pl.col("rating_basis").is_in(["debutant", "foreign"]))
+    if newcomers.height:
+        lines += ["", f"## New players ({newcomers.height}, first {MAX_LISTED})"]
+        lines += [
+            f"- {row['name'] or row['player_id']} ({row['player_id']}): entered at "
+            f"{row['frozen_rating']} ({row['rating_basis']})"
+            for row in newcomers.sort("player_id").head(MAX_LISTED).iter_rows(named=True)
         ]
     return "\n".join(lines) + "\n"
 
@@ -518,7 +537,11 @@ def publish_rubele(
         read_sql("queries/rubele/period_quarantined.sql"),
         {"system": system, "after": context.after, "up_to": context.up_to},
     )
-    published = replace(published, excluded=quarantined.select("tournament_id", "reason"))
+    # the list's own exclusions (a validity its era does not know) beside the quarantined ones
+    published = replace(
+        published,
+        excluded=pl.concat([quarantined.select("tournament_id", "reason"), published.excluded]),
+    )
     report = rubele_report(context, facts, published, quarantined)
     return write_list(con, run, context, published, report)
 

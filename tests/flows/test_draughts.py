@@ -419,6 +419,55 @@ def test_a_tournament_quarantined_for_an_unregistered_player_passes_once_he_is_r
     assert versions == [(1, "quarantined"), (2, "accepted")]
 
 
+def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_path):
+    from flows.draughts import (
+        ingest_draughts_flow,
+        load_fid_registry_flow,
+        rubele_quarterly_flow,
+    )
+    from transforms.rulebook import default_rulebook_path
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    # DI-1 at 75 %: a validity the default rulebook does not know
+    listing = inbox / "2019-05" / "tournaments.csv"
+    listing.write_text(TOURNAMENTS.replace(",100,2019-03-10,di1.csv", ",75,2019-03-10,di1.csv"))
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    # a rulebook counting a lost forfeit for its loser: D002's forfeit of DN-1 (50 %) counts,
+    # a loss at 1000 against F001's 2100: PA = Phi(-1100 / 1414.21) = 0.2184, D = -0.2184,
+    # V = 240 x -0.2184 x 0.5 = -26.2: 974
+    counting = tmp_path / "counting.toml"
+    counting.write_text(
+        default_rulebook_path("rubele_internazionale")
+        .read_text()
+        .replace("counted_for_loser = []", 'counted_for_loser = ["forfeit"]'),
+        encoding="utf-8",
+    )
+    rubele_quarterly_flow("rubele_internazionale", date(2019, 7, 1), warehouse, str(counting))
+    with Warehouse(warehouse).reader() as con:
+        excluded = con.sql(
+            "SELECT tournament_id, reason FROM excluded_tournament "
+            "WHERE system = 'rubele_italiana' ORDER BY tournament_id"
+        ).fetchall()
+        italiana = con.sql(
+            "SELECT count(*) FROM rating_list WHERE system = 'rubele_italiana'"
+        ).fetchall()
+        report = con.sql(
+            "SELECT report FROM list_revision WHERE system = 'rubele_italiana'"
+        ).fetchall()[0][0]
+        d002 = con.sql(
+            "SELECT rating, games FROM rating_list WHERE system = 'rubele_internazionale' "
+            "AND player_id = 'D002'"
+        ).fetchall()
+    assert [tid for tid, _ in excluded] == ["DI-1", "DI-2"]
+    assert excluded[0][1].startswith("validity 75 % is not a validity of the rulebook's era")
+    assert italiana == [(0,)]  # nobody played a tournament the list applied
+    assert "set aside by the list: 1" in report and f"- DI-1: {excluded[0][1]}" in report
+    assert d002 == [(974, 1)]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow
