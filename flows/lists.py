@@ -501,6 +501,7 @@ def as_previous(context: PeriodContext, rows: pl.DataFrame, revision: int | None
         pl.lit(revision, dtype=pl.Int32).alias("revision"),
         pl.lit(context.scenario).alias("scenario"),
         "player_id",
+        "name",
         "rating",
         "rating_type",
         "total_games",

@@ -156,12 +156,15 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
         joined = joined.join(other, on="player_id", how="left", maintain_order="left")
     registered_at_start = pl.col("registered_at_start").fill_null(False)
     registered = registered_at_start | pl.col("registered_at_close").fill_null(False)
+    # a player in no registry snapshot is known by his files only; a period without a file of
+    # his is no news that he left the FIDE list, so he keeps the FIDE rating the list showed
+    unregistered_fide = pl.coalesce("file_fide", "previous_fide")
     fide_at_start = (
         pl.when(registered_at_start)
         .then(pl.col("start_fide"))
         .when(registered)
         .then(pl.col("close_fide"))
-        .otherwise(pl.col("file_fide"))
+        .otherwise(unregistered_fide)
     )
     entry_rating, entry_basis = _entry_rating(era)
     return (
@@ -184,7 +187,7 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             .then(pl.col("close_fide"))
             .when(registered_at_start)
             .then(pl.col("start_fide"))
-            .otherwise(pl.col("file_fide"))
+            .otherwise(unregistered_fide)
             .alias("fide_close"),
             pl.when(registered_at_start)
             .then(pl.col("start_category"))
@@ -208,6 +211,7 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             pl.col("start_birth"),
             "start_category",
             "file_name",
+            "previous_name",
             "previous_rating",
             "previous_category",
             pl.col("is_member").fill_null(False),
@@ -236,6 +240,7 @@ SHEET_LIST_COLUMNS = [
     "start_birth",
     "start_category",
     "file_name",
+    "previous_name",
     "previous_rating",
     "previous_category",
     "is_member",
@@ -255,9 +260,14 @@ def _everyone(facts: PeriodFacts, era: EloEra, from_files: pl.LazyFrame) -> pl.L
         .otherwise(None)
         .alias("list_rating"),
         (pl.col("rating_type") == "fide").alias("on_list_as_fide"),
+        pl.when(pl.col("rating_type") == "fide")
+        .then(pl.col("rating"))
+        .otherwise(None)
+        .alias("previous_fide"),
         pl.col("total_games"),
         pl.col("rating").alias("previous_rating"),
         pl.col("category").alias("previous_category"),
+        pl.col("name").alias("previous_name"),
     )
     return previous.join(from_files, on="player_id", how="full", coalesce=True).sort("player_id")
 
@@ -386,7 +396,7 @@ def closed_list_rows(
             how="left",
         )
     rows = rows.with_columns(
-        pl.coalesce("name", "start_name", "file_name").alias("name"),
+        pl.coalesce("name", "start_name", "file_name", "previous_name").alias("name"),
         pl.coalesce("sex", "start_sex").alias("sex"),
         pl.coalesce("birth_date", "start_birth").alias("birth_date"),
         category_from_rating(pl.col("rating"), era).alias("rating_category"),

@@ -71,6 +71,7 @@ def _random_facts(seed: int, two_snapshots: bool) -> PeriodFacts:
             "revision": [1] * len(listed),
             "scenario": ["official"] * len(listed),
             "player_id": listed,
+            "name": [f"listed name of {person}" for person in listed],
             "rating": [rng.randint(1300, 2300) for _ in listed],
             "rating_type": [rng.choice(["elo_italia", "elo_italia", "fide"]) for _ in listed],
             "total_games": [rng.randint(0, 200) for _ in listed],
@@ -82,6 +83,7 @@ def _random_facts(seed: int, two_snapshots: bool) -> PeriodFacts:
             "revision": pl.Int32,
             "scenario": pl.Utf8,
             "player_id": pl.Utf8,
+            "name": pl.Utf8,
             "rating_type": pl.Utf8,
             "last_played": pl.Date,
             "rating": pl.Int32,
@@ -182,6 +184,29 @@ def test_a_player_missing_from_the_close_snapshot_keeps_the_fide_rating_of_the_s
     assert sheet.select("fide_start", "fide_close").row(0) == (2000, 2000)
     listed = build_list(facts, ERA, LIST_DATE).rows.filter(pl.col("player_id") == player)
     assert listed.select("rating", "rating_type").row(0) == (2000, "fide")
+
+
+def test_an_unregistered_fide_player_without_a_file_this_period_keeps_his_fide_rating() -> None:
+    # A foreign player in no registry, listed as FIDE-rated 2272 from his last tournament's
+    # file: a period without a file of his says nothing of his FIDE status, so he stays at
+    # FIDE 2272 (not re-entered at the FIDE minimum less one) and keeps his listed name.
+    facts = _random_facts(5, two_snapshots=False)
+    foreign = facts.previous.head(1).with_columns(
+        pl.lit("FOREIGN").alias("player_id"),
+        pl.lit("Babic, Josip").alias("name"),
+        pl.lit(2272, dtype=pl.Int32).alias("rating"),
+        pl.lit("fide").alias("rating_type"),
+    )
+    facts = replace(facts, previous=pl.concat([facts.previous, foreign]))
+    sheet = player_sheet(facts, ERA).filter(pl.col("player_id") == "FOREIGN")
+    assert sheet.select("fide_start", "fide_close").row(0) == (2272, 2272)
+    listed = build_list(facts, ERA, LIST_DATE).rows.filter(pl.col("player_id") == "FOREIGN")
+    assert listed.select("rating", "rating_type", "rating_basis", "name").row(0) == (
+        2272,
+        "fide",
+        "fide",
+        "Babic, Josip",
+    )
 
 
 def _shuffled(facts: PeriodFacts, seed: int) -> PeriodFacts:

@@ -192,6 +192,7 @@ def _facts(
         previous,
         schema={
             "player_id": pl.Utf8,
+            "name": pl.Utf8,
             "rating": pl.Int32,
             "rating_type": pl.Utf8,
             "total_games": pl.Int32,
@@ -503,6 +504,7 @@ def test_a_list_sets_aside_a_tournament_with_a_non_member_and_says_why() -> None
         pl.DataFrame(
             schema={
                 "player_id": pl.Utf8,
+                "name": pl.Utf8,
                 "rating": pl.Int32,
                 "rating_type": pl.Utf8,
                 "total_games": pl.Int32,

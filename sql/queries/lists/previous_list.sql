@@ -11,7 +11,7 @@ latest AS (
     ORDER BY list_date DESC, (scenario = $scenario) DESC
     LIMIT 1
 )
-SELECT e.list_date, e.revision, e.scenario, e.player_id, e.rating, e.rating_type,
+SELECT e.list_date, e.revision, e.scenario, e.player_id, e.name, e.rating, e.rating_type,
        e.total_games, e.category, e.last_played, e.letter, e.letter_provisional,
        e.letter_held
 FROM list_entry e
