@@ -700,8 +700,12 @@ def last_played(*frames: pl.DataFrame) -> pl.DataFrame:
 
 def participations(frame: pl.DataFrame) -> pl.LazyFrame:
     """(player_id, played_on) of entries (their tournament's last day), or of participations
-    as given."""
-    return frame.lazy().select(
+    as given. Activity needs an individual tournament (RULES.md §1.5): the entries of a team
+    event (``is_team``, when the frame carries it) are rated but are no participation."""
+    individual = frame.lazy()
+    if "is_team" in frame.columns:
+        individual = individual.filter(~pl.col("is_team").fill_null(False))
+    return individual.select(
         "player_id",
         pl.col("played_on")
         if "played_on" in frame.columns

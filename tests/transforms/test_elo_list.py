@@ -18,6 +18,7 @@ from transforms.elo_list import (
     PeriodFacts,
     build_list,
     closed_list_rows,
+    last_played,
     player_sheet,
     split_history,
     with_list_notes,
@@ -207,6 +208,22 @@ def test_an_unregistered_fide_player_without_a_file_this_period_keeps_his_fide_r
         "fide",
         "Babic, Josip",
     )
+
+
+def test_a_team_event_is_rated_but_makes_no_one_active() -> None:
+    # RULES.md §1.5: active means an individual tournament in the 24 months before the list
+    entries = pl.DataFrame(
+        {
+            "player_id": ["A", "A", "B"],
+            "end_date": [date(2013, 3, 1), date(2013, 9, 1), date(2013, 9, 1)],
+            "start_date": [None, None, None],
+            "received_on": [date(2013, 9, 10)] * 3,
+            "is_team": [False, True, True],
+        },
+        schema_overrides={"start_date": pl.Date},
+    )
+    played = last_played(entries)
+    assert sorted(played.rows()) == [("A", date(2013, 3, 1))]
 
 
 def _shuffled(facts: PeriodFacts, seed: int) -> PeriodFacts:

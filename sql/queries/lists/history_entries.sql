@@ -3,6 +3,7 @@
 -- sum of the round scores.
 SELECT p.tournament_id, p.version AS tournament_version, p.player_id, p.start_number, p.name,
        coalesce(p.points, s.score_sum) AS points, t.start_date, t.end_date, t.received_on, t.file_name,
+       coalesce(t.is_team, false) AS is_team,
        p.arbiter_rating, p.rating_in_file, p.fide_id, p.match_method, k.entry_key, k.player_code,
        k.tournament_code
 FROM tournament_player p
