@@ -74,7 +74,11 @@ def read_csv_text(path: Path) -> CsvInput:
     # a line with no value in any cell (a blank line, or the ",,,," a spreadsheet leaves after
     # the last row) holds nothing to check or keep: it would only be rejected as incomplete
     filled = pl.any_horizontal(pl.col(raw.columns).str.strip_chars().ne("").fill_null(False))
-    return CsvInput(file, with_line_numbers(raw).filter(filled), empty_problems())
+    # one chunk per column: the reader's columns come in several chunks and the line numbers in
+    # one, and Polars 2.1 panics on such a frame in a window, filter and format
+    # (tests/flows/test_inputs.py shows the case)
+    rows = with_line_numbers(raw).filter(filled).rechunk()
+    return CsvInput(file, rows, empty_problems())
 
 
 @dataclass(frozen=True)

@@ -13,3 +13,16 @@ def test_empty_lines_are_skipped_and_the_others_keep_their_line_numbers(tmp_path
     read = read_csv_text(path)
     assert read.problems.height == 0
     assert read.rows.rows() == [(2, "1", "2", "3"), (4, "4", None, "6"), (6, "7", "8", "9")]
+
+
+def test_a_large_csv_reads_into_frames_the_typing_steps_can_take(tmp_path):
+    # 9,000 memberships and a year written twice: Polars 2.1 panicked on the reader's frame
+    # (columns in several chunks, the line numbers in one) in the repeat check
+    from transforms.registry import prepare_memberships
+
+    lines = ["player_id,year", *(f"{100000 + n},2020" for n in range(9_000))]
+    path = tmp_path / "memberships.csv"
+    path.write_text("\n".join([*lines, "100003,2020", "100007,2020"]) + "\n", encoding="utf-8")
+    kept, problems = prepare_memberships(read_csv_text(path).rows)
+    assert kept.height == 9_000
+    assert problems.get_column("line_no").to_list() == [9_002, 9_003]
