@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
+from polars.exceptions import PanicException
+
 from flows.runtime import configure_prefect_environment
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 
@@ -312,6 +314,9 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
 }
 
 
+PREFECT_SERVICE_LOGGERS = ("EventsWorker", "APILogWorker")
+
+
 @contextmanager
 def _prefect_logs(shown: bool) -> Iterator[None]:
     """Flows print their own progress; Prefect's log (with tracebacks) only under --debug."""
@@ -322,6 +327,11 @@ def _prefect_logs(shown: bool) -> Iterator[None]:
 
     prefect_logger = logging.getLogger("prefect")
     level = prefect_logger.level
+    # Prefect's background services log under their class names, outside "prefect", and
+    # report when the process exits, after this block ("EventsWorker - Still processing
+    # items"): quiet for the rest of the process
+    for service in PREFECT_SERVICE_LOGGERS:
+        logging.getLogger(service).setLevel(logging.CRITICAL)
     # the temporary server re-reads the setting when it starts; the logger covers the rest
     with temporary_settings({PREFECT_LOGGING_LEVEL: "CRITICAL"}):
         prefect_logger.setLevel(logging.CRITICAL)
@@ -342,7 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("graduatoria: interrupted; the warehouse is unchanged", file=sys.stderr)
         return 130
-    except Exception as error:
+    except (Exception, PanicException) as error:
+        # a Polars panic is a BaseException: an analyst still gets one line, not a traceback
         if args.debug:
             raise
         message = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)

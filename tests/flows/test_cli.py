@@ -138,3 +138,17 @@ def test_serve_knows_the_calendar_of_every_system():
     }
     args = build_parser().parse_args(["serve", "--system", "rubele_italiana"])
     assert args.system == "rubele_italiana"
+
+
+def test_a_polars_panic_is_one_line_too(capsys, monkeypatch):
+    from polars.exceptions import PanicException
+
+    from flows import cli
+
+    def panics(args):
+        raise PanicException("assertion failed: i < self.len()")
+
+    monkeypatch.setitem(cli.VERBS, "status", panics)
+    assert main(["status"]) == 1
+    err = capsys.readouterr().err
+    assert err == "graduatoria: error: assertion failed: i < self.len()\n"
