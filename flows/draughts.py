@@ -353,7 +353,11 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
             counts = ingest_delivery(con, run, read_draughts_delivery(folder), registered, known)
             for name, value in counts.items():
                 totals[name] += value
-            say(f"  [{number}/{len(folders)}] {folder.name}: {counts}")
+            say(
+                f"  [{number}/{len(folders)}] {folder.name}: {counts['accepted']} accepted, "
+                f"{counts['quarantined']} quarantined, {counts['unchanged']} unchanged, "
+                f"{counts['rejections']} new rejections"
+            )
         run.counts = totals
         report = (
             f"# Draughts ingest of {inbox}\n\n- deliveries: {len(folders)}\n"

@@ -264,6 +264,7 @@ def write_outcomes(
         "rejections_new": 0,
         "warnings_new": 0,
     }
+    provisional: set[str] = set()  # a player unmatched in two tournaments is one player
     for outcome in outcomes:
         manifest = outcome.delivery.manifest.file
         run.input_checksums[str(manifest.path)] = manifest.sha256
@@ -298,7 +299,9 @@ def write_outcomes(
             accepted = intake.status == ACCEPTED
             counts["tournaments_accepted" if accepted else "tournaments_quarantined"] += 1
             counts["games_played"] += int(intake.header.get("played_games") or 0)
-            counts["players_unmatched"] += intake.unmatched.height
+            if intake.unmatched.height:
+                provisional.update(intake.unmatched.get_column("provisional_id").to_list())
+    counts["players_unmatched"] = len(provisional)
     return counts
 
 

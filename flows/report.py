@@ -94,7 +94,12 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
     rows = published.rows.lazy()
     rated = pl.col("games") > 0
     change = (pl.col("rating") - pl.col("frozen_rating")).alias("change")
-    is_newcomer = pl.col("rating_basis").is_in(ENTRY_BASES)
+    # new: not on the list before (whatever he enters with: an entry rating, or FIDE's)
+    is_newcomer = (
+        pl.col("previous_rating").is_null()
+        if context.previous_date is not None
+        else pl.col("rating_basis").is_in(ENTRY_BASES)
+    )
     is_promotion = (
         pl.col("note").fill_null("").str.contains("letter " if letters else "category ")
         & pl.col("previous_category").is_not_null()
