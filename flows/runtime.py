@@ -93,7 +93,7 @@ class RunRecord:
             """
             INSERT INTO run_record (run_id, flow, parameters, rulebook_hash, code_version,
                 input_checksums, started_at, ended_at, status, counts, report)
-            VALUES (?, ?, ?, ?, ?, ?, ?, current_timestamp, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 self.run_id,
@@ -103,6 +103,9 @@ class RunRecord:
                 code_version(),
                 json.dumps(self.input_checksums, sort_keys=True),
                 self.started_at,
+                # now, as started_at is taken: local time without a zone. DuckDB's
+                # current_timestamp is the start of the write transaction, not the run's end
+                datetime.now(),
                 status,
                 json.dumps(self.counts, sort_keys=True),
                 report,

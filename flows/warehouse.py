@@ -4,18 +4,28 @@ DuckDB lets one read-write process lock out every reader, so a flow never writes
 It copies it, writes and checkpoints the copy, then swaps it in with ``os.replace``: dashboards
 keep reading the old file until the swap and the new one after, and a failed run leaves the live
 file untouched (see STACK-NOTES.md, "Locking").
+
+Other programs may open the live file too. A run keeps a read-only DuckDB connection on it from
+before the copy until after the swap: DuckDB's shared lock lets dashboards in and keeps out any
+client that would open it read-write (the duckdb CLI's default), whose commits the swap would
+otherwise drop; a run refuses to start while such a client has it open. A ``.wal`` left beside
+the live file by a client that did not close it (a crash) holds committed changes: the run folds
+it into the file before copying, so nothing is lost and no old log lies beside the new file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
-import shutil
+import re
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import duckdb
 import polars as pl
@@ -26,6 +36,12 @@ VIEWS_FILE = SQL_DIR / "views.sql"
 
 # Written files stay readable by DuckDB 1.x clients (many BI connectors still are).
 STORAGE_CONFIG = {"storage_compatibility_version": "v1.5.0"}
+
+# A second run waiting this long for the writer lock says why it is not starting.
+LOCK_NOTICE_SECONDS = 1.0
+# How long a run keeps trying to fold a left-over write-ahead log into the live file while
+# dashboards' read-only opens hold it (each for a few milliseconds at a time).
+FOLD_WAIT_SECONDS = 10.0
 
 
 class WarehouseError(RuntimeError):
@@ -73,6 +89,10 @@ class Warehouse:
     def exists(self) -> bool:
         return self.path.exists()
 
+    @property
+    def wal_path(self) -> Path:
+        return _wal_path(self.path)
+
     @contextmanager
     def transaction(self, create: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
         """One all-or-nothing write: the live file changes only if the block returns normally.
@@ -85,20 +105,24 @@ class Warehouse:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.lock_path, "a+") as lock:
             # Writers queue behind each other; readers never take this lock.
-            fcntl.flock(lock, fcntl.LOCK_EX)
+            _lock_writers(lock, self.path)
+            # whoever left these is dead or finished: every writer holds the lock
+            _remove_leftover_staging(self.path)
             staging = self.path.with_name(f".{self.path.name}.staging-{os.getpid()}")
-            _remove_database_files(staging)
+            live: _LiveFile | None = None
             writeback: Future[None] | None = None
-            if self.path.exists():
-                shutil.copyfile(self.path, staging)
-                writeback = _start_writeback(staging)
+            con: duckdb.DuckDBPyConnection | None = None
             try:
-                con = duckdb.connect(str(staging), config=STORAGE_CONFIG)
-            except duckdb.Error as error:
-                _finish_writeback(writeback)
-                _remove_database_files(staging)
-                raise WarehouseError(f"cannot open warehouse {self.path}: {error}") from error
-            try:
+                live = self._claim_live_file()
+                if live is not None:
+                    live.copy_to(staging)
+                    writeback = _start_writeback(staging)
+                try:
+                    con = duckdb.connect(str(staging), config=STORAGE_CONFIG)
+                except duckdb.Error as error:
+                    raise WarehouseError(
+                        f"cannot open warehouse {self.path}: {_first_line(error)}"
+                    ) from error
                 # migrations first, committed in the staging copy (still all-or-nothing: the
                 # copy is dropped on failure), so every connection to it sees the schema
                 execute(con, "BEGIN TRANSACTION")
@@ -110,13 +134,75 @@ class Warehouse:
                 execute(con, "CHECKPOINT")
                 con.close()
                 _finish_writeback(writeback)
+                if live is not None:
+                    live.give_permissions_to(staging)
                 fsync_file(staging)
+                self._check_nobody_else_wrote(live)
                 os.replace(staging, self.path)
             except BaseException:
-                con.close()
+                # whatever stopped the run (a disk full during the copy, Ctrl-C): the live
+                # file is untouched and the staging copy goes
+                if con is not None:
+                    con.close()
                 _finish_writeback(writeback)
                 _remove_database_files(staging)
                 raise
+            finally:
+                if live is not None:
+                    live.release()
+
+    def _claim_live_file(self) -> _LiveFile | None:
+        """Hold the live file for the run (None when there is none yet), its WAL folded in.
+
+        Called under the writer lock. Refuses (WarehouseError) while another program has the
+        file open read-write, or when a WAL lies there without its database."""
+        if not self.path.exists():
+            if self.wal_path.exists():
+                raise WarehouseError(
+                    f"{self.wal_path} is there without {self.path.name}: it holds changes to a "
+                    "database file that is missing; move it away (or restore the file) and run "
+                    "again"
+                )
+            return None
+        deadline = time.monotonic() + FOLD_WAIT_SECONDS
+        while True:
+            if self.wal_path.exists():
+                fold_error = _fold_wal(self.path)
+                if fold_error is not None and not _is_lock_conflict(fold_error):
+                    raise WarehouseError(
+                        f"cannot write {self.wal_path.name} (changes left by a program that did "
+                        f"not close the warehouse) into {self.path}: {_first_line(fold_error)}"
+                    ) from fold_error
+            live = _LiveFile.open(self.path)
+            if not self.wal_path.exists():
+                return live
+            # the fold could not take the file (a dashboard's read-only open held it at that
+            # instant, or a client wrote a new WAL since): try again, briefly
+            live.release()
+            if time.monotonic() > deadline:
+                raise WarehouseError(
+                    f"cannot write {self.wal_path.name} (changes left by a program that did not "
+                    f"close the warehouse) into {self.path}: other programs kept the file open "
+                    f"for {FOLD_WAIT_SECONDS:g} s; close them and run again"
+                )
+            time.sleep(0.02)
+
+    def _check_nobody_else_wrote(self, live: _LiveFile | None) -> None:
+        """Last check before the swap: it must not drop another program's file or its WAL.
+
+        The run's read-only connection keeps other programs from writing, so this only
+        catches what slipped past it (a writer in this very process, a file created meanwhile).
+        """
+        if self.wal_path.exists() or (live is not None and live.changed()):
+            raise WarehouseError(
+                f"another program wrote to {self.path} during the run: this run's changes "
+                "were not applied (they would have replaced its); close it and run again"
+            )
+        if live is None and self.path.exists():
+            raise WarehouseError(
+                f"another program created {self.path} during the run: this run's changes "
+                "were not applied; run again"
+            )
 
     @contextmanager
     def reader(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -294,9 +380,160 @@ class BatchedInserts:
         self.pending.append(self.writer.submit(insert_frame, self.writer_con, table, frame))
 
 
+def _wal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".wal")
+
+
 def _remove_database_files(path: Path) -> None:
-    for candidate in (path, path.with_name(path.name + ".wal")):
+    for candidate in (path, _wal_path(path)):
         candidate.unlink(missing_ok=True)
+
+
+def _lock_writers(lock: IO[str], path: Path) -> None:
+    """Take the writer lock, saying so once when another run keeps it more than a moment."""
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    deadline = time.monotonic() + LOCK_NOTICE_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+    from flows.runtime import say  # flows.runtime imports this module
+
+    say(f"waiting for another run to finish writing {path}…")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+
+
+def _remove_leftover_staging(path: Path) -> None:
+    """Remove the staging copies (and their WALs) of runs that were killed or lost power.
+
+    Called under the writer lock, so no living run owns any of them."""
+    prefix = f".{path.name}.staging-"
+    with os.scandir(path.parent) as entries:
+        for entry in entries:
+            if entry.name.startswith(prefix) and not entry.is_dir(follow_symlinks=False):
+                Path(entry.path).unlink(missing_ok=True)
+
+
+def _is_lock_conflict(error: duckdb.Error) -> bool:
+    """DuckDB could not open the file because another connection holds it."""
+    message = str(error)
+    return "Could not set lock" in message or "different configuration" in message
+
+
+def _fold_wal(path: Path) -> duckdb.Error | None:
+    """Write a left-over WAL into its database file (open read-write, CHECKPOINT, close).
+
+    Returns DuckDB's error when the file could not be taken (the caller retries)."""
+    try:
+        con = duckdb.connect(str(path), config=STORAGE_CONFIG)
+    except duckdb.Error as error:
+        return error
+    try:
+        execute(con, "CHECKPOINT")
+    except duckdb.Error as error:
+        return error
+    finally:
+        con.close()
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+
+
+class _LiveFile:
+    """The live file, held for a run: a read-only DuckDB connection (whose shared lock keeps
+    read-write clients out until :meth:`release`) and a descriptor to copy it through.
+
+    DuckDB's locks are POSIX record locks, which a process loses on *every* descriptor of the
+    file the moment it closes *any* one: opening and closing the file to copy it (as
+    ``shutil.copyfile`` does) would drop the lock. The descriptor stays open until release.
+    """
+
+    def __init__(self, path: Path, fd: int, con: duckdb.DuckDBPyConnection) -> None:
+        self.path = path
+        self.fd = fd
+        self.con = con
+        self.stat = os.fstat(fd)
+
+    @classmethod
+    def open(cls, path: Path) -> _LiveFile:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            con = duckdb.connect(str(path), read_only=True)
+        except duckdb.Error as error:
+            os.close(fd)
+            if _is_lock_conflict(error):
+                raise WarehouseError(
+                    f"the warehouse {path} is open in another program that can write to it"
+                    f"{_holder(error)}: close it (dashboards should open the file read-only) "
+                    "and run again"
+                ) from error
+            raise WarehouseError(f"cannot open warehouse {path}: {_first_line(error)}") from error
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, con)
+
+    def copy_to(self, target: Path) -> None:
+        """Copy the held file to ``target`` through the open descriptor (sendfile, as
+        ``shutil.copyfile`` does on Linux)."""
+        size = self.stat.st_size
+        with open(target, "wb") as out:
+            offset = 0
+            try:
+                while offset < size:
+                    sent = os.sendfile(out.fileno(), self.fd, offset, size - offset)
+                    if sent == 0:
+                        break
+                    offset += sent
+            except OSError as error:
+                if offset or error.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+                    raise
+                while chunk := os.pread(self.fd, 1 << 20, offset):
+                    out.write(chunk)
+                    offset += len(chunk)
+
+    def give_permissions_to(self, target: Path) -> None:
+        """The live file's mode, and its owner and group where permitted, on ``target``:
+        a swap must not take read access from a dashboard's account or open a private file."""
+        with contextlib.suppress(OSError):
+            try:
+                os.chown(target, self.stat.st_uid, self.stat.st_gid)
+            except PermissionError:
+                os.chown(target, -1, self.stat.st_gid)  # a group the writer belongs to
+        # after chown, which clears the set-id bits
+        os.chmod(target, self.stat.st_mode & 0o7777)
+
+    def changed(self) -> bool:
+        """The path no longer names the file as it was when it was claimed."""
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            return True
+        return (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (
+            self.stat.st_dev,
+            self.stat.st_ino,
+            self.stat.st_size,
+            self.stat.st_mtime_ns,
+        )
+
+    def release(self) -> None:
+        self.con.close()
+        os.close(self.fd)
+
+
+def _holder(error: duckdb.Error) -> str:
+    """The program and PID that DuckDB's lock-conflict message names, as " (name, PID n)"."""
+    found = re.search(r"Conflicting lock is held in (.+?) \(PID (\d+)\)", str(error))
+    return f" ({Path(found.group(1)).name}, PID {found.group(2)})" if found else ""
 
 
 def fsync_file(path: Path) -> None:
