@@ -129,5 +129,11 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
     for system in dict.fromkeys([*opening, *published]):
         say(ranking_text(warehouse, system))
     say(f"\nThe warehouse is {Warehouse(warehouse).path}")
-    say("Open it read-only with any DuckDB client, e.g.:")
-    say(f'  duckdb -readonly {Warehouse(warehouse).path} "SELECT * FROM tournament LIMIT 10"')
+    say("Open it read-only with any DuckDB client; with this project's Python, e.g.:")
+    # the duckdb command-line program is not part of the environment; its Python module is
+    query = "SELECT * FROM rating_list LIMIT 10"
+    path = repr(str(Warehouse(warehouse).path))
+    say(
+        f'  .venv/bin/python -c "import duckdb; '
+        f"duckdb.connect({path}, read_only=True).sql('{query}').show()\""
+    )
