@@ -223,6 +223,8 @@ def _run_recalculate(args: argparse.Namespace) -> None:
         return
     if not args.stale and (args.start is None or args.end is None):
         raise ValueError("give --from and --to, or --stale")
+    if args.stale and (args.start or args.end):
+        raise ValueError("--stale finds its own range: give --from and --to, or --stale")
     _recalculate_system(
         args.system, args.warehouse, args.start, args.end, args.stale, args.rulebook, args.scenario
     )

@@ -35,7 +35,7 @@ from flows.lists import (
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
 from flows.report import MAX_LISTED, TOP_MOVES
-from flows.runtime import RunRecord, publish_markdown, say
+from flows.runtime import RunRecord, artifact_key, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
 from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow, FidPlayer
@@ -639,11 +639,13 @@ def rubele_recalculate_flow(
         results = []
         for number, list_date in enumerate(dates, start=1):
             written = publish_rubele(con, run, system, scenario, list_date, rulebook)
-            diff = diff_against(con, run, written, scenario) if written.written else None
+            compare = written.written or scenario != OFFICIAL
+            diff = diff_against(con, run, written, scenario) if compare else None
             results.append((written, diff))
             state = f"revision {written.revision}" if written.written else "unchanged"
             say(f"  [{number}/{len(dates)}] {list_date}: {state}")
         report = finish_recalculation(con, run, system, scenario, results, began)
-    publish_markdown(report, key=f"{system.replace('_', '-')}-recalculation")
+    scenario_part = () if scenario == OFFICIAL else ("scenario", scenario)
+    publish_markdown(report, key=artifact_key(system, *scenario_part, "recalculation"))
     say(report)
     return run.counts

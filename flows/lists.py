@@ -188,9 +188,10 @@ def list_context(
     expected_previous = previous_list_date(calendar, list_date)
     previous_date = previous.get_column("list_date")[0] if previous.height else None
     if previous_date is not None and previous_date != expected_previous:
+        where = "" if scenario == OFFICIAL else f" in scenario {scenario}"
         raise ListError(
-            f"the {system} list of {expected_previous} has not been published (the last one is "
-            f"{previous_date}): publish it first"
+            f"the {system} list of {expected_previous} has not been published{where} (the last "
+            f"one is {previous_date}): publish it first"
         )
     first = first_receipt() if previous_date is None and first_receipt is not None else None
     if first is not None and first <= after:
@@ -528,8 +529,9 @@ def publish_one(
 def diff_against(
     con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList, scenario: str
 ) -> pl.DataFrame | None:
-    """Compare a new revision with the one it supersedes, or a scenario with the official list
-    (None when there is nothing to compare with: a first computation)."""
+    """Compare a new revision with the one it supersedes, or a scenario's list (new or left as
+    it was) with the official one (None when there is nothing to compare with: a first
+    computation). New differences are recorded in ``list_diff``."""
     context = written.context
     key = {"system": context.system, "list_date": context.list_date}
     if scenario == OFFICIAL:
@@ -544,6 +546,22 @@ def diff_against(
         against_scenario, against_revision = OFFICIAL, base
     if not against_revision:
         return None
+    if not written.written:
+        # a scenario's list the replay left as it was: its differences from this official
+        # revision were recorded when first compared (none recorded: none, or not compared yet)
+        recorded = query_frame(
+            con,
+            read_sql("queries/lists/recorded_diff.sql"),
+            {
+                **key,
+                "scenario": scenario,
+                "revision": written.revision,
+                "against_scenario": against_scenario,
+                "against_revision": against_revision,
+            },
+        )
+        if recorded.height:
+            return recorded
     against = {**key, "scenario": against_scenario, "revision": against_revision}
     old_rows = query_frame(con, read_sql("queries/lists/revision_rows.sql"), against)
     old_rankings = query_frame(con, read_sql("queries/lists/revision_rankings.sql"), against)
@@ -652,6 +670,10 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
         raise ListError(f"unknown system {system!r}; expected one of {', '.join(FSI_SYSTEMS)}")
     rulebook = load_rulebook(system)
     era = rulebook.era_at(list_date)
+    if not is_list_date(era.calendar, list_date):
+        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
+        # the lists after it could never follow it: each needs the list date before it
+        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
     run = RunRecord(
         flow="import-list",
         parameters={"file": file, "system": system, "list_date": list_date},

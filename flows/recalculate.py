@@ -41,7 +41,7 @@ from flows.lists import (
     write_list,
 )
 from flows.report import list_report, recalculation_report
-from flows.runtime import RunRecord, publish_markdown, say
+from flows.runtime import RunRecord, artifact_key, publish_markdown, say
 from flows.warehouse import (
     ROW_GROUP_ROWS,
     BatchedInserts,
@@ -233,7 +233,9 @@ class BackgroundPublisher:
             self.con, self.run, context, published, report, self.rows, self.in_force
         )
         self.last = written
-        diff = diff_against(self.con, self.run, written, self.scenario) if written.written else None
+        # a scenario's list is compared with the official one even when the replay left it
+        compare = written.written or self.scenario != OFFICIAL
+        diff = diff_against(self.con, self.run, written, self.scenario) if compare else None
         state = f"revision {written.revision}" if written.written else "unchanged"
         changed = f", {diff.height} players differ" if diff is not None and diff.height else ""
         self.done += 1
@@ -321,6 +323,7 @@ def recalculate_flow(
                     played = facts.played_through
             results = publisher.results()
         report = finish_recalculation(con, run, system, scenario, results, began)
-    publish_markdown(report, key=f"{system.replace('_', '-')}-recalculation")
+    scenario_part = () if scenario == OFFICIAL else ("scenario", scenario)
+    publish_markdown(report, key=artifact_key(system, *scenario_part, "recalculation"))
     say(report)
     return run.counts

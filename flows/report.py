@@ -200,14 +200,15 @@ def recalculation_report(
         "|---|---|---|---|---|---|---|---|",
     ]
     for written, diff in results:
-        if not written.written:
+        if not written.written and diff is None:
             lines.append(
                 f"| {written.context.list_date} | {written.revision} (unchanged) "
                 "| 0 | 0 | 0 | 0 | 0 / 0 | |"
             )
             continue
+        state = "" if written.written else " (unchanged)"
         lines.append(
-            f"| {written.context.list_date} | {written.revision} | "
+            f"| {written.context.list_date} | {written.revision}{state} | "
             + " | ".join(diff_summary(diff))
             + " |"
         )

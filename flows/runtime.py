@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import uuid
 from collections.abc import Iterator
@@ -118,6 +119,12 @@ def publish_markdown(report: str, key: str) -> None:
     from prefect.artifacts import create_markdown_artifact
 
     create_markdown_artifact(markdown=report, key=key, description="graduatoria run report")
+
+
+def artifact_key(*parts: str) -> str:
+    """A Prefect artifact key (lowercase letters, digits and dashes) naming what a report is
+    about: a system's recalculation, or a scenario's (which must not replace the official one)."""
+    return "-".join(re.sub(r"[^a-z0-9]+", "-", part.lower()).strip("-") for part in parts)
 
 
 def say(message: str) -> None:

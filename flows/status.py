@@ -46,13 +46,7 @@ def published_systems(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     from flows.draughts import RUBELE_SYSTEMS
     from flows.lists import FSI_SYSTEMS
 
-    published = dict(
-        query_frame(
-            con,
-            "SELECT system, count(DISTINCT list_date) FROM list_revision "
-            "WHERE scenario = 'official' GROUP BY ALL",
-        ).rows()
-    )
+    published = dict(query_frame(con, read_sql("queries/published_systems.sql")).rows())
     return {
         system: published[system]
         for system in (*FSI_SYSTEMS, *RUBELE_SYSTEMS)
@@ -67,7 +61,15 @@ def _list_lines(warehouse: str) -> list[str]:
             stale = stale_of(con, system)
             lines.append(f"  {system}: {list_dates} list dates published, {len(stale)} stale")
             lines += [f"    stale {item.list_date}: {item.reason}" for item in stale]
-    return lines or ["  none published yet"]
+        scenarios = query_frame(con, read_sql("queries/status_scenarios.sql"))
+    lines = lines or ["  none published yet"]
+    if scenarios.height:
+        lines += ["", "What-if scenarios (beside the official lists; not checked for staleness):"]
+        lines += [
+            f"  {system} {scenario}: {dates} list dates, {first} .. {last}"
+            for system, scenario, dates, first, last in scenarios.rows()
+        ]
+    return lines
 
 
 def print_status(warehouse: str) -> None:

@@ -5,7 +5,9 @@ UNION ALL SELECT 'FSI registered players (latest snapshot)', count(*)
 UNION ALL SELECT 'FID registry snapshots (draughts)', count(*) FROM fid_registry_load
 UNION ALL SELECT 'FID registered players (latest snapshot)', count(*)
     FROM fid_registry_snapshot WHERE as_of = (SELECT max(as_of) FROM fid_registry_load)
-UNION ALL SELECT 'published list revisions', count(*) FROM list_revision
+UNION ALL SELECT 'official list revisions', count(*) FROM list_revision WHERE scenario = 'official'
+UNION ALL SELECT 'what-if scenario list revisions', count(*) FROM list_revision
+    WHERE scenario <> 'official'
 UNION ALL SELECT 'tournaments accepted', count(*) FROM tournament WHERE status = 'accepted'
 UNION ALL SELECT 'tournaments quarantined', count(*) FROM tournament WHERE status = 'quarantined'
 UNION ALL SELECT 'tournament versions kept', count(*) FROM tournament_version

@@ -152,3 +152,20 @@ def test_a_polars_panic_is_one_line_too(capsys, monkeypatch):
     assert main(["status"]) == 1
     err = capsys.readouterr().err
     assert err == "graduatoria: error: assertion failed: i < self.len()\n"
+
+
+@pytest.mark.usefixtures("prefect_server")
+def test_an_import_on_a_day_that_is_not_a_list_date_is_refused(capsys, tmp_path):
+    # the lists after it could never follow it: each needs the list date before it
+    listing = tmp_path / "list.csv"
+    listing.write_text("player_id,rating,games,k,category\n1,1500,0,30,NC\n", encoding="utf-8")
+    warehouse = tmp_path / "w.duckdb"
+    args = ["import-list", str(listing), "--system", "elo_rapid", "--warehouse", str(warehouse)]
+    assert main([*args, "--list-date", "2019-02-01"]) == 1
+    assert "2019-02-01 is not a list date of elo_rapid" in capsys.readouterr().err
+    assert not warehouse.exists()
+
+
+def test_stale_with_a_range_is_refused(capsys):
+    assert main(["recalculate", "--system", "elo_italia", "--stale", "--from", "2019-04-01"]) == 1
+    assert "--stale finds its own range" in capsys.readouterr().err

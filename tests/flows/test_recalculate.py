@@ -162,6 +162,35 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
         scenario="k40",
     )
     assert again["new_revisions"] == 0
+    # its report still tells how the scenario differs from the official lists, from the
+    # differences recorded the first time (not recorded twice)
+    assert again["players_changed"] == counts["players_changed"]
+    from flows.status import status_text
+
+    with Warehouse(warehouse).reader() as con:
+        diff_rows = con.execute("SELECT count(*) FROM list_diff WHERE scenario = 'k40'").fetchone()
+        report = con.execute(
+            "SELECT report FROM run WHERE flow = 'recalculate' ORDER BY started_at DESC LIMIT 1"
+        ).fetchone()[0]
+    assert diff_rows[0] == counts["players_changed"]
+    assert "| 2019-04-01 | 1 (unchanged) | 0 |" not in report
+    status = status_text(str(warehouse))
+    assert "elo_italia k40: 4 list dates, 2019-04-01 .. 2020-01-01" in status
+    assert "official list revisions" in status
+
+
+def test_a_scenario_with_a_gap_is_refused_not_filled_with_official_lists(season_warehouse):
+    from flows.lists import ListError
+    from flows.recalculate import recalculate_flow
+
+    warehouse = str(season_warehouse(2019))
+    _publish(warehouse, 2019)
+    recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2019, 7, 1), scenario="gap")
+    # its list of 2020-01-01 would follow the official list of 2019-10-01: a mix of both
+    with pytest.raises(ListError, match="2019-10-01 has not been published in scenario gap"):
+        recalculate_flow(
+            "elo_italia", warehouse, date(2020, 1, 1), date(2020, 1, 1), scenario="gap"
+        )
 
 
 def test_a_list_that_fails_to_be_written_leaves_the_warehouse_as_it_was(

@@ -25,3 +25,13 @@ def test_a_list_s_differences_are_counted_by_kind_and_the_largest_is_of_a_player
     )
     assert diff_summary(diff) == ["5", "2", "3", "4", "1 / 1", "Alpha: 1600 -> 1630"]
     assert diff_summary(None) == ["—", "—", "—", "—", "—", ""]  # a first computation
+
+
+def test_a_scenario_report_has_its_own_artifact_key():
+    from flows.runtime import artifact_key
+
+    assert artifact_key("elo_italia", "recalculation") == "elo-italia-recalculation"
+    assert (
+        artifact_key("elo_italia", "scenario", "K 40 (test)", "recalculation")
+        == "elo-italia-scenario-k-40-test-recalculation"
+    )

@@ -8,7 +8,8 @@ WITH current_revisions AS (
 ),
 latest AS (
     SELECT * FROM current_revisions
-    ORDER BY list_date DESC, (scenario = $scenario) DESC
+    -- its own lists first, however old: a gap in them is refused, not filled with official ones
+    ORDER BY (scenario = $scenario) DESC, list_date DESC
     LIMIT 1
 )
 SELECT e.list_date, e.revision, e.scenario, e.player_id, e.name, e.rating, e.rating_type,
