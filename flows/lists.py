@@ -66,6 +66,7 @@ from transforms.rulebook import (
     RulebookError,
     default_rulebook_path,
     parse_rulebook,
+    size_rules_difference,
 )
 
 OFFICIAL = "official"
@@ -90,6 +91,17 @@ def load_rulebook(system: str, path: str | None = None) -> Rulebook:
     rulebook = parse_rulebook(source.read_bytes(), source.name)
     if rulebook.system != system:
         raise RulebookError(f"{source.name} is the rulebook of {rulebook.system}, not {system}")
+    if path:
+        default = default_rulebook_path(system)
+        difference = size_rules_difference(
+            rulebook, parse_rulebook(default.read_bytes(), default.name)
+        )
+        if difference is not None:
+            raise RulebookError(
+                f"{source.name} changes the tournament size rules ({difference}): they are "
+                f"applied when tournaments are ingested, under {default.name}, so a list or a "
+                "replay cannot change them"
+            )
     return rulebook
 
 

@@ -124,6 +124,24 @@ class Rulebook:
         return era_in_force(self.system, self.eras, on)
 
 
+def size_rules_difference(given: Rulebook, applied: Rulebook) -> str | None:
+    """Where ``given`` sets other tournament size rules (players, rounds) than ``applied``,
+    the rulebook tournaments were checked against when they were ingested; None when nowhere.
+
+    The size rules decide at ingest which tournaments are quarantined, so a list or a replay
+    computed under ``given`` could not apply different ones: it would rate the tournaments
+    ``applied`` let through, while its rulebook claims otherwise."""
+    boundaries = sorted({era.effective_from for era in (*given.eras, *applied.eras)})
+    for day in boundaries:
+        ours, theirs = given.era_at(day).validity, applied.era_at(day).validity
+        if (ours.min_players, ours.min_rounds) != (theirs.min_players, theirs.min_rounds):
+            return (
+                f"from {day} it asks {ours.min_players} players and {ours.min_rounds} rounds, "
+                f"the ingest's rulebook {theirs.min_players} and {theirs.min_rounds}"
+            )
+    return None
+
+
 def _merge(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     merged = copy.deepcopy(base)
     for key, value in change.items():

@@ -169,3 +169,31 @@ def test_an_import_on_a_day_that_is_not_a_list_date_is_refused(capsys, tmp_path)
 def test_stale_with_a_range_is_refused(capsys):
     assert main(["recalculate", "--system", "elo_italia", "--stale", "--from", "2019-04-01"]) == 1
     assert "--stale finds its own range" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("prefect_server")
+def test_a_what_if_rulebook_cannot_change_the_size_rules_of_the_ingest(capsys, tmp_path):
+    from transforms.rulebook import default_rulebook_path
+
+    smaller = tmp_path / "small.toml"
+    text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")
+    smaller.write_text(text.replace("min_players = 14", "min_players = 10"), encoding="utf-8")
+    code = main(
+        [
+            "recalculate",
+            "--system",
+            "elo_rapid",
+            "--from",
+            "2019-04-01",
+            "--to",
+            "2019-07-01",
+            "--rulebook",
+            str(smaller),
+            "--scenario",
+            "small",
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+        ]
+    )
+    assert code == 1
+    assert "small.toml changes the tournament size rules" in capsys.readouterr().err

@@ -80,3 +80,20 @@ def test_an_invalid_rulebook_is_refused_with_a_precise_message(find, replace, me
 def test_unreadable_toml_is_refused():
     with pytest.raises(RulebookError, match="not a readable TOML file"):
         parse_rulebook(b"system = [", "broken.toml")
+
+
+def test_a_rulebook_with_other_size_rules_says_where() -> None:
+    from transforms.rulebook import size_rules_difference
+
+    text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")
+    shipped = parse_rulebook(text.encode(), "elo_rapid.toml")
+    assert size_rules_difference(shipped, shipped) is None
+    # K 40 for newcomers changes no size rule
+    other_k = parse_rulebook(text.replace("newcomer = 30", "newcomer = 40").encode(), "k.toml")
+    assert size_rules_difference(other_k, shipped) is None
+    smaller = parse_rulebook(
+        text.replace("min_players = 14", "min_players = 10").encode(), "small.toml"
+    )
+    difference = size_rules_difference(smaller, shipped)
+    assert difference is not None
+    assert "asks 10 players and 6 rounds, the ingest's rulebook 14 and 6" in difference
