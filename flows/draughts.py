@@ -37,7 +37,13 @@ from flows.registry import RegistryKind, checked_csv, load_snapshot
 from flows.report import MAX_LISTED, TOP_MOVES
 from flows.runtime import RunRecord, artifact_key, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
-from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
+from flows.writes import (
+    KnownTournaments,
+    archive_files,
+    known_tournaments,
+    record_problems,
+    recorded_problems_section,
+)
 from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow, FidPlayer
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 from schemas.problems import problem, problems_frame
@@ -364,7 +370,7 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
             f"- tournaments accepted: {totals['accepted']}, quarantined: {totals['quarantined']}, "
             f"unchanged: {totals['unchanged']}\n- games played over the board: {totals['games']}\n"
             f"- rejections (new): {totals['rejections']}\n"
-        )
+        ) + recorded_problems_section(con, run.run_id)
         run.write(con, "succeeded", report)
     publish_markdown(report, key="draughts-ingest-report")
     say(report)

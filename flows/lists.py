@@ -34,7 +34,7 @@ from flows.warehouse import (
     read_sql,
     scalar,
 )
-from flows.writes import archive_files, record_problems
+from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import PublishedListRow
 from transforms.diffs import list_diff
 from transforms.elo_list import (
@@ -43,6 +43,7 @@ from transforms.elo_list import (
     PublishedList,
     SplitHistory,
     build_list,
+    imported_list_warnings,
     imported_rows,
     period_facts,
     ranking_input,
@@ -725,6 +726,20 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
                 read_sql("queries/lists/members_at.sql"),
                 {"day": list_date, "year": list_date.year},
             )
+            warnings = imported_list_warnings(
+                rows
+                if era.letters is None
+                else rows.with_columns(pl.lit(None, dtype=pl.Utf8).alias("category")),
+                registry,
+                era,
+                list_date,
+            ).with_columns(
+                pl.lit("list").alias("source"),
+                pl.lit(source.file.name).alias("file_name"),
+                pl.lit(source.file.sha256).alias("file_sha256"),
+                pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+            )
+            record_problems(con, run.run_id, warnings)
             listed = imported_rows(rows.drop("line_no"), registry, members, era, list_date)
             execute(
                 con,
@@ -756,7 +771,7 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
         report = (
             f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
             f"{' (already imported)' if current else ''}\n- rows rejected: {problems.height}\n"
-        )
+        ) + recorded_problems_section(con, run.run_id)
         run.write(con, "succeeded", report)
     say(report)
     return run.counts

@@ -14,7 +14,7 @@ from prefect import flow
 from flows.inputs import CsvInput, read_csv_text
 from flows.runtime import RunRecord, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
-from flows.writes import archive_files, record_problems
+from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import Membership, RegistryPlayer
 from schemas.problems import problem, problems_frame
 from schemas.validation import validate
@@ -260,6 +260,7 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
                 else ""
             )
             + rematched
+            + recorded_problems_section(con, run.run_id)
         )
         run.write(con, "succeeded", report)
     publish_markdown(report, key=f"{kind.name}-report")

@@ -29,6 +29,24 @@ def _line(problem: dict[str, object]) -> str:
     return f"- {where}{shown}: {problem['reason']}"
 
 
+def problems_section(problems: pl.DataFrame) -> str:
+    """The rejections (every one, up to MAX_LISTED, then a pointer to the view) and the first
+    warnings of a run, as report sections; ``problems`` holds the rows of
+    ``sql/queries/run_problems.sql``."""
+    lines: list[str] = []
+    errors = problems.filter(pl.col("severity") == "error")
+    if errors.height:
+        lines += ["", f"## Rejections ({errors.height})"]
+        lines += [_line(row) for row in errors.head(MAX_LISTED).iter_rows(named=True)]
+        if errors.height > MAX_LISTED:
+            lines.append(f"- … and {errors.height - MAX_LISTED} more in the `rejection` view")
+    warnings = problems.filter(pl.col("severity") == "warning")
+    if warnings.height:
+        lines += ["", f"## Warnings ({warnings.height}, first {MAX_LISTED})"]
+        lines += [_line(row) for row in warnings.head(MAX_LISTED).iter_rows(named=True)]
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome]) -> str:
     counts = run.counts
     lines = [
@@ -66,18 +84,8 @@ def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome]) -> str:
             first = intake.errors.row(0, named=True) if intake.errors.height else None
             reason = first["reason"] if first else "the manifest row was rejected"
             lines.append(f"- {intake.tournament_id}: {reason}")
-    if problems.height:
-        errors = problems.filter(pl.col("severity") == "error")
-        if errors.height:
-            lines += ["", f"## Rejections ({errors.height})"]
-            lines += [_line(row) for row in errors.head(MAX_LISTED).iter_rows(named=True)]
-            if errors.height > MAX_LISTED:
-                lines.append(f"- … and {errors.height - MAX_LISTED} more in the `rejection` view")
-        warnings = problems.filter(pl.col("severity") == "warning")
-        if warnings.height:
-            lines += ["", f"## Warnings ({warnings.height}, first {MAX_LISTED})"]
-            lines += [_line(row) for row in warnings.head(MAX_LISTED).iter_rows(named=True)]
-    return "\n".join(lines) + "\n"
+    report = "\n".join(lines) + "\n"
+    return report + (problems_section(problems) if problems.height else "")
 
 
 def _players_line(frame: pl.DataFrame, column: str) -> list[str]:

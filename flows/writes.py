@@ -173,3 +173,13 @@ def record_problems(
     return tuple(  # type: ignore[return-value]
         after.get(severity, 0) - before.get(severity, 0) for severity in ("error", "warning")
     )
+
+
+def recorded_problems_section(con: duckdb.DuckDBPyConnection, run_id: str) -> str:
+    """The report sections listing what this run rejected and warned of (inside its
+    transaction, after :func:`record_problems`)."""
+    from flows.report import problems_section
+
+    return problems_section(
+        query_frame(con, read_sql("queries/run_problems.sql"), {"run_id": run_id})
+    )

@@ -12,6 +12,7 @@ from datetime import date
 
 import polars as pl
 
+from schemas.problems import PROBLEM_SCHEMA
 from transforms.elo_period import (
     ENTRY_RATING_COLUMNS,
     KEY_COLUMNS,
@@ -567,6 +568,46 @@ def publish_list(closed: ClosedList) -> PublishedList:
 def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedList:
     """Run the period and publish: list rows, variations with notes, national rankings."""
     return publish_list(close_list(facts, era, list_date))
+
+
+def imported_list_warnings(
+    published: pl.DataFrame, registry: pl.DataFrame, era: EloEra, list_date: date
+) -> pl.DataFrame:
+    """What an imported list says that the warehouse cannot take as it is (PROBLEM_SCHEMA
+    warnings; the rows are imported): a category the era does not know (the list keeps the
+    highest known one: the registry's, or none), a player in no registry snapshot in force at
+    the list date (imported without name, sex or birth date). ``published`` has line_no."""
+    known = list(era.category_order)
+    unknown_category = published.filter(
+        pl.col("category").is_not_null() & ~pl.col("category").is_in(known)
+    ).select(
+        "line_no",
+        pl.lit("category").alias("field"),
+        pl.col("category").alias("value"),
+        pl.format(
+            "{} is not a category of {} ({}): the player keeps the registry's category, if any",
+            "category",
+            pl.lit(era.system),
+            pl.lit(", ".join(known)),
+        ).alias("reason"),
+    )
+    unregistered = published.join(registry.select("player_id"), on="player_id", how="anti").select(
+        "line_no",
+        pl.lit("player_id").alias("field"),
+        pl.col("player_id").alias("value"),
+        pl.format(
+            "player_id {} is in no registry snapshot in force on {}: imported without name, sex "
+            "or birth date",
+            "player_id",
+            pl.lit(list_date.isoformat()),
+        ).alias("reason"),
+    )
+    return (
+        pl.concat([unknown_category, unregistered])
+        .with_columns(pl.lit("warning").alias("severity"))
+        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+        .sort("line_no", "field")
+    )
 
 
 def imported_rows(

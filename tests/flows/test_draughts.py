@@ -92,6 +92,15 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
         "DI-3": "quarantined",
     }
     assert ("DI-2", "result", "is not a result on the fid scale (0, 1, 2)") in reasons
+    with Warehouse(warehouse).reader() as con:
+        ingest_report = con.sql(
+            "SELECT report FROM run WHERE flow = 'ingest-draughts' ORDER BY started_at LIMIT 1"
+        ).fetchall()[0][0]
+    # the run report lists what it rejected, with file, line, field and reason
+    assert f"## Rejections ({len(reasons)})" in ingest_report
+    assert "- di2.csv, line 2, field result (value: `3`): is not a result on the fid scale" in (
+        ingest_report
+    )
     assert any(field == "received_on" for _, field, _ in reasons)
 
     assert rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)["new_revision"]

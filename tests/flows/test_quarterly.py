@@ -98,3 +98,25 @@ def test_a_new_revision_from_a_quarterly_run_records_its_differences(loaded_ware
         ).fetchone()[0]
     assert differing > 0
     assert report.startswith(f"Revision 2 replaces revision 1: {differing} players differ")
+
+
+def test_an_imported_list_warns_of_what_it_cannot_take_as_it_is(tmp_path):
+    from flows.lists import import_list_flow
+
+    listing = tmp_path / "list.csv"
+    listing.write_text(
+        "player_id,rating,games,k,category\n1,1500,0,30,XX\n2,1600,10,20,1N\n", encoding="utf-8"
+    )
+    warehouse = tmp_path / "w.duckdb"
+    import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), str(warehouse))
+    with Warehouse(warehouse).reader() as con:
+        warned = con.execute(
+            "SELECT line_no, field, value FROM input_warning ORDER BY line_no, field"
+        ).fetchall()
+        report = con.execute("SELECT report FROM run WHERE flow = 'import-list'").fetchone()[0]
+        listed = con.execute("SELECT player_id, category FROM rating_list ORDER BY 1").fetchall()
+    # an unknown category and two players the registry (none loaded) does not know
+    assert warned == [(2, "category", "XX"), (2, "player_id", "1"), (3, "player_id", "2")]
+    assert "## Warnings (3, first 25)" in report
+    assert "XX is not a category of elo_italia" in report
+    assert listed == [("1", None), ("2", "1N")]
