@@ -28,6 +28,7 @@ from flows.lists import (
     WrittenList,
     diff_against,
     first_receipt,
+    inputs_checksums,
     list_context,
     read_previous,
     superseded_note,
@@ -571,6 +572,7 @@ def rubele_quarterly_flow(
     with Warehouse(warehouse).transaction(create=False) as con:
         written = publish_rubele(con, run, system, OFFICIAL, list_date, rulebook)
         report = rubele_report_of(con, run, system, list_date, written)
+        run.input_checksums = inputs_checksums([written])
         run.counts = {
             "revision": written.revision,
             "new_revision": int(written.written),

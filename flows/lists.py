@@ -638,6 +638,17 @@ def refuse_imported_dates(con: duckdb.DuckDBPyConnection, system: str, dates: li
         )
 
 
+def inputs_checksums(written: list[WrittenList]) -> dict[str, str]:
+    """A list run's input checksums: the fingerprint of every input each list read (tournament
+    versions, merges, registry loads, reference lists), as the run record keeps files' ones."""
+    return {
+        f"inputs of the {item.context.system} list of {item.context.list_date}": (
+            item.context.inputs_hash
+        )
+        for item in written
+    }
+
+
 @flow(name="quarterly")
 def quarterly_flow(
     system: str, list_date: date, warehouse: str, rulebook_path: str | None = None
@@ -661,6 +672,7 @@ def quarterly_flow(
             [system, OFFICIAL, list_date, written.revision],
         )[0][0]
         report = superseded_note(con, run, written) + report
+        run.input_checksums = inputs_checksums([written])
         run.counts = {
             "revision": written.revision,
             "new_revision": int(written.written),

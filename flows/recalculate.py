@@ -31,6 +31,7 @@ from flows.lists import (
     diff_against,
     facts_of,
     fsi_fingerprints,
+    inputs_checksums,
     load_history,
     load_rulebook,
     period_context,
@@ -137,6 +138,7 @@ def finish_recalculation(
 ) -> str:
     """The report and counts of a replay, recorded with its run (inside its transaction)."""
     report = recalculation_report(system, scenario, results, time.perf_counter() - began)
+    run.input_checksums = inputs_checksums([written for written, _ in results])
     run.counts = {
         "lists": len(results),
         "new_revisions": sum(1 for written, _ in results if written.written),

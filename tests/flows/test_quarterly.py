@@ -1,5 +1,6 @@
 """End-to-end: a small demo federation through ingest and the quarterly flow into DuckDB."""
 
+import json
 from datetime import date
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):
             [date(SEASON, 4, 1)],
         ).fetchall()
         run = con.execute(
-            "SELECT status, rulebook_hash FROM run WHERE flow = 'quarterly'"
+            "SELECT status, rulebook_hash, input_checksums FROM run WHERE flow = 'quarterly'"
         ).fetchall()
     assert listed[0] > 0 and listed[1] > 0
     with Warehouse(loaded_warehouse).reader() as con:
@@ -62,6 +63,10 @@ def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):
     assert [name for name, _, _ in ranking] == ["overall", "women", "youth"]
     assert all(first == 1 and size > 0 for _, first, size in ranking)
     assert run[0][0] == "succeeded" and len(run[0][1]) == 64
+    # the fingerprint of every input the list read, as an ingest keeps its files' checksums
+    checksums = json.loads(run[0][2])
+    assert list(checksums) == [f"inputs of the elo_italia list of {SEASON}-04-01"]
+    assert len(checksums[f"inputs of the elo_italia list of {SEASON}-04-01"]) == 64
 
     again = quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
     assert again["new_revision"] == 0 and again["revision"] == 1
