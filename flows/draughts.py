@@ -49,6 +49,7 @@ from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow, FidPlayer
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 from schemas.problems import problem, problems_frame
 from transforms.draughts_csv import (
+    DRAUGHTS_TOURNAMENT_FIELDS,
     TOURNAMENTS_FILE,
     both_sides,
     draughts_entries,
@@ -114,7 +115,8 @@ def discover_draughts_deliveries(inbox: Path) -> list[Path]:
 
 
 def read_draughts_delivery(folder: Path) -> DraughtsDelivery:
-    listing = read_csv_text(folder / TOURNAMENTS_FILE)
+    required = [spec.name for spec in DRAUGHTS_TOURNAMENT_FIELDS if spec.required]
+    listing = read_csv_text(folder / TOURNAMENTS_FILE, required)
     files: dict[str, InputFile] = {}
     if "file" in listing.rows.columns:
         for name in listing.rows.get_column("file").drop_nulls().unique().to_list():

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from schemas.problems import empty_problems, problem, problems_frame
-from transforms.tabular import with_line_numbers
+from transforms.manifest import MANIFEST_FIELDS
+from transforms.tabular import refused_file, with_line_numbers
 
 MANIFEST_NAME = "manifest.csv"
+MANIFEST_REQUIRED = [spec.name for spec in MANIFEST_FIELDS if spec.required]
 
 
 def sha256_of(content: bytes) -> str:
@@ -48,9 +51,16 @@ def read_input_file(path: Path) -> InputFile:
     return InputFile(path=path, content=path.read_bytes())
 
 
-def read_csv_text(path: Path) -> CsvInput:
-    """Read a CSV with every value as text, so the typing step can report what it saw."""
+def read_csv_text(path: Path, required: Sequence[str] = ()) -> CsvInput:
+    """Read a CSV with every value as text, so the typing step can report what it saw.
+
+    A file whose header lacks a ``required`` column (typically one separated by ';', as a
+    spreadsheet in an Italian locale saves it) is refused whole, with one problem saying so:
+    read anyway, each of its rows would be rejected for every empty required column."""
     file = read_input_file(path)
+    refused = refused_file(file.content, required) if required else empty_problems()
+    if refused.height:
+        return CsvInput(file, pl.DataFrame(), refused)
     try:
         text = file.content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -98,7 +108,7 @@ def discover_deliveries(inbox: Path) -> list[Path]:
 
 
 def read_delivery(folder: Path) -> Delivery:
-    manifest = read_csv_text(folder / MANIFEST_NAME)
+    manifest = read_csv_text(folder / MANIFEST_NAME, MANIFEST_REQUIRED)
     files: dict[str, InputFile] = {}
     if "file" in manifest.rows.columns:
         for name in manifest.rows.get_column("file").drop_nulls().unique().to_list():

@@ -24,8 +24,8 @@ from transforms.registry import (
     membership_orphans,
     prepare_memberships,
     prepare_registry_players,
-    refused_file,
 )
+from transforms.tabular import refused_file
 
 PLAYERS_FILE = "players.csv"
 MEMBERSHIPS_FILE = "memberships.csv"

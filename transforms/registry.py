@@ -7,15 +7,13 @@ before that date (RULES.md §1.2). A recalculation of 2010 never sees a FIDE rat
 
 from __future__ import annotations
 
-import csv
 from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
 import polars as pl
 
-from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame
+from schemas.problems import PROBLEM_SCHEMA
 from transforms.tabular import FieldSpec, type_columns
 
 PLAYER_FIELDS = [
@@ -153,55 +151,6 @@ def type_published_list(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("category").str.to_uppercase()
     )
     return typed, problems
-
-
-def refused_file(content: bytes, required: Sequence[str]) -> pl.DataFrame:
-    """Why a registry CSV cannot be read at all: one problem (its whole file is refused), or
-    none.
-
-    Read anyway, such a file gives rows that are all empty or unreadable: a snapshot without
-    players, which says that from its date the federation has none.
-    """
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as error:
-        # the line as an editor counts it, so the analyst finds the character to fix
-        line = content.count(b"\n", 0, error.start) + 1
-        byte = f"0x{content[error.start]:02X}"
-        reason = (
-            f"the file is not UTF-8 (byte {byte} on line {line} cannot be read): "
-            "save the file as UTF-8"
-        )
-        return problems_frame([problem(reason, value=byte, line_no=line)])
-    header = text.removeprefix("\ufeff").split("\n", 1)[0].rstrip("\r")
-    reason = header_fault(header, required)
-    if reason is None:
-        return empty_problems()
-    return problems_frame([problem(reason, value=header, line_no=1)])
-
-
-def header_fault(header: str, required: Sequence[str]) -> str | None:
-    """What is wrong with a CSV's header line (None: it names every required column).
-
-    Names are compared as the reader sees them: trimmed, any case.
-    """
-    if not header.strip():
-        return f"the first line is empty: it must name the columns {', '.join(required)}"
-    named = {name.strip().lower() for name in next(csv.reader([header]))}
-    missing = [column for column in required if column not in named]
-    if not missing:
-        return None
-    reason = f"the header lacks the required column{'s' if len(missing) > 1 else ''} " + ", ".join(
-        missing
-    )
-    # a spreadsheet in an Italian locale writes ';': the usual cause, so say it plainly
-    for separator, called in ((";", "';'"), ("\t", "tabs")):
-        if separator in header:
-            return (
-                f"{reason}: the file seems separated by {called} and must be comma-separated "
-                "(save it as CSV with commas)"
-            )
-    return reason
 
 
 def membership_orphans(

@@ -7,12 +7,14 @@ everywhere and no value is silently turned into a null.
 
 from __future__ import annotations
 
+import csv
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import polars as pl
 
-from schemas.problems import PROBLEM_SCHEMA, empty_problems
+from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame
 
 FieldKind = Literal["text", "int", "date", "float"]
 
@@ -131,3 +133,52 @@ def with_line_numbers(raw: pl.DataFrame, first_data_line: int = 2) -> pl.DataFra
     return raw.with_row_index("line_no", offset=first_data_line).with_columns(
         pl.col("line_no").cast(pl.Int32)
     )
+
+
+def refused_file(content: bytes, required: Sequence[str]) -> pl.DataFrame:
+    """Why a CSV cannot be read at all: one problem (its whole file is refused), or none.
+
+    Read anyway, such a file gives rows that are all empty or unreadable: a registry snapshot
+    without players (from its date the federation has none), or a delivery whose every row is
+    rejected once for each required column.
+    """
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # the line as an editor counts it, so the analyst finds the character to fix
+        line = content.count(b"\n", 0, error.start) + 1
+        byte = f"0x{content[error.start]:02X}"
+        reason = (
+            f"the file is not UTF-8 (byte {byte} on line {line} cannot be read): "
+            "save the file as UTF-8"
+        )
+        return problems_frame([problem(reason, value=byte, line_no=line)])
+    header = text.removeprefix("\ufeff").split("\n", 1)[0].rstrip("\r")
+    reason = header_fault(header, required)
+    if reason is None:
+        return empty_problems()
+    return problems_frame([problem(reason, value=header, line_no=1)])
+
+
+def header_fault(header: str, required: Sequence[str]) -> str | None:
+    """What is wrong with a CSV's header line (None: it names every required column).
+
+    Names are compared as the reader sees them: trimmed, any case.
+    """
+    if not header.strip():
+        return f"the first line is empty: it must name the columns {', '.join(required)}"
+    named = {name.strip().lower() for name in next(csv.reader([header]))}
+    missing = [column for column in required if column not in named]
+    if not missing:
+        return None
+    reason = f"the header lacks the required column{'s' if len(missing) > 1 else ''} " + ", ".join(
+        missing
+    )
+    # a spreadsheet in an Italian locale writes ';': the usual cause, so say it plainly
+    for separator, called in ((";", "';'"), ("\t", "tabs")):
+        if separator in header:
+            return (
+                f"{reason}: the file seems separated by {called} and must be comma-separated "
+                "(save it as CSV with commas)"
+            )
+    return reason

@@ -286,3 +286,28 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
 
     # the inbox still holds both deliveries: running it again must not flip back to version 1
     assert ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"] == 0
+
+
+def test_a_manifest_separated_by_semicolons_is_refused_whole_with_one_plain_reason(tmp_path):
+    # a spreadsheet in an Italian locale saves CSV with ';': read as commas, its one column
+    # would give a rejection for every required column of every row
+    from flows.ingest import ingest_flow
+
+    delivery = tmp_path / "inbox" / "2026-04"
+    delivery.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, delivery / ERRAL)
+    (delivery / "manifest.csv").write_text(
+        f"tournament_id;file;system;received_on\nSEMI-1;{ERRAL};elo_italia;2026-04-02\n",
+        encoding="utf-8",
+    )
+    warehouse = tmp_path / "w.duckdb"
+    counts = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
+    assert counts["tournaments_new_versions"] == 0
+    with Warehouse(warehouse).reader() as con:
+        rejections = con.execute("SELECT line_no, reason FROM rejection").fetchall()
+        warnings = con.execute("SELECT count(*) FROM input_warning").fetchone()[0]
+    assert len(rejections) == 1 and warnings == 0
+    line_no, reason = rejections[0]
+    assert line_no == 1
+    assert reason.startswith("the header lacks the required columns tournament_id, file, ")
+    assert "the file seems separated by ';' and must be comma-separated" in reason
