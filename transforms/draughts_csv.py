@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import polars as pl
 
+from schemas.draughts import DRAUGHTS_VARIANTS
 from schemas.problems import PROBLEM_SCHEMA
 from transforms.tabular import FieldSpec, type_columns
 
 TOURNAMENTS_FILE = "tournaments.csv"
+# the FID's own country: its players enter by category, a foreign one with his given capital
+FID_COUNTRY = "ITA"
 
 FID_PLAYER_FIELDS = [
     FieldSpec("player_id", "text", required=True),
@@ -63,13 +66,34 @@ def _typed(raw: pl.DataFrame, fields: list[FieldSpec]) -> tuple[pl.DataFrame, pl
 
 
 def type_fid_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """players.csv of the FID registry typed; a capital given for a player of the federation's
+    own country is a warning (RULES.md §3: only a foreign player enters with the capital given
+    in the input; the lists ignore it)."""
     typed, problems = _typed(raw, FID_PLAYER_FIELDS)
-    return typed.with_columns(
+    typed = typed.with_columns(
         pl.col("sex").str.to_uppercase(),
         pl.col("country").str.to_uppercase(),
         pl.col("category_italiana").str.to_uppercase(),
         pl.col("category_internazionale").str.to_uppercase(),
-    ), problems
+    )
+    ignored = [
+        typed.filter(
+            (pl.col("country") == FID_COUNTRY) & pl.col(f"capital_{variant}").is_not_null()
+        ).select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit(f"capital_{variant}").alias("field"),
+            pl.col(f"capital_{variant}").cast(pl.Utf8).alias("value"),
+            pl.format(
+                "player_id {} is of {}: only a foreign player enters with the registry's "
+                "capital, so this one is ignored (he enters by his category)",
+                "player_id",
+                pl.lit(FID_COUNTRY),
+            ).alias("reason"),
+            pl.lit("warning").alias("severity"),
+        )
+        for variant in DRAUGHTS_VARIANTS
+    ]
+    return typed, pl.concat([problems, *ignored]).cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
 
 
 def type_draughts_tournaments(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

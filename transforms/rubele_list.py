@@ -17,6 +17,7 @@ from datetime import date
 
 import polars as pl
 
+from transforms.draughts_csv import FID_COUNTRY
 from transforms.elo_list import LIST_COLUMNS, PublishedList, ranking_input
 from transforms.flags import category_from_rating, highest_category, months_before
 from transforms.rankings import rankings
@@ -57,7 +58,10 @@ def _variant_columns(registry: pl.DataFrame, variant: str) -> pl.DataFrame:
         "sex",
         "birth_date",
         pl.col(f"category_{variant}").alias("registry_category"),
-        pl.col(f"capital_{variant}").alias("foreign_capital"),
+        # only a foreign player enters with the registry's capital (RULES.md §3)
+        pl.when(pl.col("country") != FID_COUNTRY)
+        .then(pl.col(f"capital_{variant}"))
+        .alias("foreign_capital"),
     )
 
 

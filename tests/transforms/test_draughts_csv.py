@@ -23,3 +23,33 @@ def test_a_drawn_forfeit_is_an_error_and_a_won_one_is_not() -> None:
     assert problems.select("line_no", "field", "value", "reason").rows() == [
         (2, "result", "1", "a forfeit is won or lost, not drawn")
     ]
+
+
+def test_a_capital_given_for_an_italian_player_is_a_warning() -> None:
+    from transforms.draughts_csv import type_fid_players
+
+    columns = [
+        "player_id",
+        "name",
+        "sex",
+        "birth_date",
+        "country",
+        "category_italiana",
+        "category_internazionale",
+        "capital_italiana",
+        "capital_internazionale",
+    ]
+    raw = pl.DataFrame(
+        [
+            ["D1", "Rossi", "M", "1980-01-01", "ita", "N", "", "2600", ""],
+            ["F1", "Dupont", "M", "1980-01-01", "FRA", "", "", "2600", "2100"],
+        ],
+        schema=columns,
+        orient="row",
+    ).with_columns(pl.Series("line_no", [2, 3], dtype=pl.Int32))
+    typed, problems = type_fid_players(raw)
+    assert typed.height == 2
+    assert problems.select("line_no", "field", "value", "severity").rows() == [
+        (2, "capital_italiana", "2600", "warning")
+    ]
+    assert "only a foreign player enters with the registry's capital" in problems["reason"][0]

@@ -188,3 +188,25 @@ def test_games_with_their_kind_follow_the_rulebook() -> None:
         ("K", 2990, 0),
         ("W", 2915, 1),
     ]
+
+
+def test_only_a_foreign_player_enters_with_the_registrys_capital() -> None:
+    # Two newcomers of category N with a capital_italiana of 2600 in the registry: the French
+    # one enters at 2600 (RULES.md §3, "a foreign player enters with the capital given in the
+    # input"), the Italian one by his category, at 2200. They draw: equal capitals move not,
+    # unequal ones do, so compare the frozen capitals.
+    facts = _facts([], [("T1", date(2021, 5, 2))], [("T1", "ITA1", "FRA1", 0.5)])
+    registry = pl.DataFrame(
+        [
+            ("ITA1", "Rossi", "M", date(1980, 1, 1), "ITA", "N", None, 2600, None),
+            ("FRA1", "Dupont", "M", date(1980, 1, 1), "FRA", "N", None, 2600, None),
+        ],
+        schema=REGISTRY_SCHEMA,
+        orient="row",
+    )
+    facts = dataclasses.replace(facts, registry=registry, members=registry.select("player_id"))
+    rows = build_rubele_list(facts, ITALIANA, date(2021, 7, 1)).rows.sort("player_id")
+    assert rows.select("player_id", "frozen_rating", "rating_basis").rows() == [
+        ("FRA1", 2600, "foreign"),
+        ("ITA1", 2200, "debutant"),
+    ]
