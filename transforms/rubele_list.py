@@ -159,8 +159,14 @@ def variation_notes(variations: pl.DataFrame, rulebook: RubeleRulebook) -> pl.Da
                 era.validity_factor_stage == "after_rescaling" for era in rulebook.eras
             ],
             "_factor_on_q": [era.validity_factor_on_q for era in rulebook.eras],
+            "era_from": [era.effective_from for era in rulebook.eras],
         },
-        schema={"era": pl.Int32, "_factor_after": pl.Boolean, "_factor_on_q": pl.Boolean},
+        schema={
+            "era": pl.Int32,
+            "_factor_after": pl.Boolean,
+            "_factor_on_q": pl.Boolean,
+            "era_from": pl.Date,
+        },
     )
     notes = [
         pl.when(pl.col("games") == 0).then(
@@ -211,6 +217,8 @@ def variation_notes(variations: pl.DataFrame, rulebook: RubeleRulebook) -> pl.Da
         pl.col("variation").alias("raw_variation"),
         (pl.col("final") - pl.col("initial")).cast(pl.Float64).alias("applied_variation"),
         pl.concat_str(notes, separator="; ", ignore_nulls=True).replace("", None).alias("note"),
+        # the era the tournament was computed under (its end date's), recorded with the list
+        "era_from",
     )
 
 

@@ -153,6 +153,13 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
         ("DN-1", "F001", 0, 0.0, 0.0, 160, 0.0),
     ]
     assert all("no counted game" in row[7] for row in variations)
+    with Warehouse(warehouse).reader() as con:
+        eras = con.sql("SELECT DISTINCT system, era_from FROM variation ORDER BY ALL").fetchall()
+    # each variation names the era of its tournament's end date (2019: the era of 1994-01-16)
+    assert eras == [
+        ("rubele_internazionale", date(1994, 1, 16)),
+        ("rubele_italiana", date(1994, 1, 16)),
+    ]
     # women: D001 only; youth: D002 (born 2010)
     assert ("women", 1, "D001") in ranking and ("youth", 1, "D002") in ranking
     assert [row[2] for row in ranking if row[0] == "overall"] == ["D001", "D002", "D003"]
