@@ -24,6 +24,7 @@ from flows.inputs import CsvInput, InputFile, read_csv_text, read_input_file
 from flows.lists import (
     OFFICIAL,
     ListError,
+    ListImport,
     PeriodContext,
     WrittenList,
     diff_against,
@@ -45,9 +46,14 @@ from flows.writes import (
     record_problems,
     recorded_problems_section,
 )
-from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow, FidPlayer
+from schemas.draughts import (
+    DraughtsGameRow,
+    DraughtsTournamentRow,
+    FidPlayer,
+    PublishedCapitalRow,
+)
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
-from schemas.problems import problem, problems_frame
+from schemas.problems import empty_problems, problem, problems_frame
 from transforms.draughts_csv import (
     DRAUGHTS_TOURNAMENT_FIELDS,
     TOURNAMENTS_FILE,
@@ -61,7 +67,7 @@ from transforms.draughts_csv import (
 from transforms.elo_list import PublishedList
 from transforms.periods import cutoff_for, list_dates_between
 from transforms.registry import DatedSnapshots
-from transforms.rubele_list import RubeleFacts, build_rubele_list
+from transforms.rubele_list import RubeleFacts, build_rubele_list, imported_capitals
 from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
 from transforms.rulebook import RulebookError, default_rulebook_path
 
@@ -425,24 +431,46 @@ def rubele_fingerprint(
     )
 
 
+def fid_people_at(con: duckdb.DuckDBPyConnection, day: date) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The FID registry in force on ``day`` and the players who are members for its year."""
+    history = {"day": day}
+    registry = DatedSnapshots.of(
+        query_frame(con, read_sql("queries/rubele/fid_registry_history.sql"), history)
+    ).at(day)
+    members = DatedSnapshots.of(
+        query_frame(con, read_sql("queries/rubele/fid_membership_history.sql"), history)
+    ).at(day)
+    return registry, members.filter(pl.col("year") == day.year).select("player_id")
+
+
+def rubele_list_import(system: str, list_date: date) -> ListImport:
+    """How a published FID list of capitals is imported (see ``import_list_flow``)."""
+    rulebook = load_rubele_rulebook(system)
+    return ListImport(
+        rulebook=rulebook,
+        era=rulebook.era_at(list_date),
+        row_schema=PublishedCapitalRow,
+        categories=rulebook.era_at(list_date).category_order,
+        prepare=lambda rows: (rows, empty_problems()),
+        read_people=lambda con: fid_people_at(con, list_date),
+        build_rows=lambda published, registry, members: imported_capitals(
+            published, registry, members, rulebook, list_date
+        ),
+    )
+
+
 def read_rubele_facts(
     con: duckdb.DuckDBPyConnection, context: PeriodContext, previous: pl.DataFrame
 ) -> RubeleFacts:
     window = {"system": context.system, "after": context.after, "up_to": context.up_to}
-    day = {"day": context.list_date}
-    registry = DatedSnapshots.of(
-        query_frame(con, read_sql("queries/rubele/fid_registry_history.sql"), day)
-    ).at(context.list_date)
-    members = DatedSnapshots.of(
-        query_frame(con, read_sql("queries/rubele/fid_membership_history.sql"), day)
-    ).at(context.list_date)
+    registry, members = fid_people_at(con, context.list_date)
     return RubeleFacts(
         previous=previous,
         tournaments=query_frame(con, read_sql("queries/rubele/period_tournaments.sql"), window),
         entries=query_frame(con, read_sql("queries/rubele/period_entries.sql"), window),
         games=query_frame(con, read_sql("queries/rubele/period_games.sql"), window),
         registry=registry,
-        members=members.filter(pl.col("year") == context.list_date.year).select("player_id"),
+        members=members,
         played_before=query_frame(
             con,
             read_sql("queries/rubele/last_played.sql"),

@@ -36,6 +36,7 @@ from flows.warehouse import (
 )
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import PublishedListRow
+from schemas.problems import empty_problems
 from transforms.diffs import list_diff
 from transforms.elo_list import (
     History,
@@ -685,16 +686,73 @@ def quarterly_flow(
     return run.counts
 
 
-@flow(name="import-list")
-def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
-    """Bootstrap a system from its last official list (player_id, rating, games, k, category).
+@dataclass(frozen=True)
+class ListImport:
+    """What importing one system's published list needs: the FSI and the FID lists differ in
+    their rulebook, the rows they accept, the registry they read and the rows they build."""
 
-    The list becomes revision 1 of that list date, so the next quarterly list starts from it.
-    """
-    if system not in FSI_SYSTEMS:
-        raise ListError(f"unknown system {system!r}; expected one of {', '.join(FSI_SYSTEMS)}")
+    rulebook: Any  # Rulebook or RubeleRulebook: content_hash, source, era_at
+    era: Any  # its era in force on the list date: calendar, categories, flags
+    row_schema: type  # the Pandera model of one published row
+    categories: tuple[str, ...] | None  # the categories a row may name (None: checked apart)
+    # the published rows, their problems (Elo Rapid: the letter labels, normalised)
+    prepare: Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]]
+    # (registry, members) in force on the list date
+    read_people: Callable[[duckdb.DuckDBPyConnection], tuple[pl.DataFrame, pl.DataFrame]]
+    # (published, registry, members) -> the list's rows (LIST_COLUMNS)
+    build_rows: Callable[[pl.DataFrame, pl.DataFrame, pl.DataFrame], pl.DataFrame]
+
+
+def fsi_list_import(system: str, list_date: date) -> ListImport:
     rulebook = load_rulebook(system)
     era = rulebook.era_at(list_date)
+
+    def prepare(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+        if era.letters is None or rows.height == 0:
+            return rows, empty_problems()
+        rows = rows.with_columns(normalise_labels(pl.col("category"), era.letters))
+        wrong = label_problems(rows, era.letters)
+        return rows.filter(~pl.col("line_no").is_in(wrong.get_column("line_no").implode())), wrong
+
+    def read_people(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, pl.DataFrame]:
+        registry = query_frame(con, read_sql("queries/lists/registry_at.sql"), {"day": list_date})
+        members = query_frame(
+            con,
+            read_sql("queries/lists/members_at.sql"),
+            {"day": list_date, "year": list_date.year},
+        )
+        return registry, members
+
+    return ListImport(
+        rulebook=rulebook,
+        era=era,
+        row_schema=PublishedListRow,
+        categories=None if era.letters is not None else era.category_order,
+        prepare=prepare,
+        read_people=read_people,
+        build_rows=lambda published, registry, members: imported_rows(
+            published, registry, members, era, list_date
+        ),
+    )
+
+
+@flow(name="import-list")
+def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
+    """Bootstrap a system from its last official list (player_id, rating, games, k, category;
+    for a draughts system the rating is the capital and k is empty).
+
+    The list becomes revision 1 of that list date, so the next list starts from it.
+    """
+    from flows.draughts import RUBELE_SYSTEMS, rubele_list_import
+
+    if system in RUBELE_SYSTEMS:
+        importer = rubele_list_import(system, list_date)
+    elif system in FSI_SYSTEMS:
+        importer = fsi_list_import(system, list_date)
+    else:
+        known = ", ".join([*FSI_SYSTEMS, *RUBELE_SYSTEMS])
+        raise ListError(f"unknown system {system!r}; expected one of {known}")
+    era, rulebook = importer.era, importer.rulebook
     if not is_list_date(era.calendar, list_date):
         days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
         # the lists after it could never follow it: each needs the list date before it
@@ -705,17 +763,16 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
         rulebook_hash=rulebook.content_hash,
     )
     source = read_csv_text(Path(file))
-    rows, problems = checked_csv(source, type_published_list, PublishedListRow)
-    if era.letters is not None and rows.height:
-        rows = rows.with_columns(normalise_labels(pl.col("category"), era.letters))
-        wrong = label_problems(rows, era.letters)
-        rows = rows.filter(~pl.col("line_no").is_in(wrong.get_column("line_no").implode()))
-        tagged = wrong.with_columns(
-            pl.lit(source.file.name).alias("file_name"),
-            pl.lit(source.file.sha256).alias("file_sha256"),
-            pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
-        )
-        problems = pl.concat([problems, tagged.select(problems.columns)], how="vertical_relaxed")
+    rows, problems = checked_csv(source, type_published_list, importer.row_schema)
+    rows, wrong = importer.prepare(rows)
+    tag_file = [
+        pl.lit(source.file.name).alias("file_name"),
+        pl.lit(source.file.sha256).alias("file_sha256"),
+        pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+    ]
+    if wrong.height:
+        tagged = wrong.with_columns(tag_file).select(problems.columns)
+        problems = pl.concat([problems, tagged], how="vertical_relaxed")
     problems = problems.with_columns(pl.lit("list").alias("source"))
     run.input_checksums = {str(source.file.path): source.file.sha256}
     key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
@@ -730,29 +787,12 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
         imported = 0
         if not current:
             archive_files(con, run.run_id, [(source.file, "list")])
-            registry = query_frame(
-                con, read_sql("queries/lists/registry_at.sql"), {"day": list_date}
-            )
-            members = query_frame(
-                con,
-                read_sql("queries/lists/members_at.sql"),
-                {"day": list_date, "year": list_date.year},
-            )
+            registry, members = importer.read_people(con)
             warnings = imported_list_warnings(
-                rows
-                if era.letters is None
-                else rows.with_columns(pl.lit(None, dtype=pl.Utf8).alias("category")),
-                registry,
-                era,
-                list_date,
-            ).with_columns(
-                pl.lit("list").alias("source"),
-                pl.lit(source.file.name).alias("file_name"),
-                pl.lit(source.file.sha256).alias("file_sha256"),
-                pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
-            )
+                rows, registry, system, importer.categories, list_date
+            ).with_columns(pl.lit("list").alias("source"), *tag_file)
             record_problems(con, run.run_id, warnings)
-            listed = imported_rows(rows.drop("line_no"), registry, members, era, list_date)
+            listed = importer.build_rows(rows.drop("line_no"), registry, members)
             execute(
                 con,
                 read_sql("queries/lists/insert_revision.sql"),

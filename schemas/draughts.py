@@ -85,3 +85,18 @@ class DraughtsGameRow(pa.DataFrameModel):
 
     class Config:
         name = "draughts games"
+
+
+class PublishedCapitalRow(pa.DataFrameModel):
+    """One player of a published FID list of capitals, imported to start a draughts system."""
+
+    line_no: pl.Int32
+    player_id: pl.Utf8 = pa.Field(nullable=False, unique=True)
+    rating: pl.Int64 = pa.Field(nullable=False, in_range=CAPITAL_RANGE)
+    games: pl.Int64 = pa.Field(nullable=False, ge=0)
+    k: pl.Int64 = pa.Field(nullable=True)  # a capital has no K: the column may stay empty
+    category: pl.Utf8 = pa.Field(nullable=True)
+    last_played: pl.Date = pa.Field(nullable=True)
+
+    class Config:
+        name = "published list of capitals"

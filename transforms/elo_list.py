@@ -571,15 +571,22 @@ def build_list(facts: PeriodFacts, era: EloEra, list_date: date) -> PublishedLis
 
 
 def imported_list_warnings(
-    published: pl.DataFrame, registry: pl.DataFrame, era: EloEra, list_date: date
+    published: pl.DataFrame,
+    registry: pl.DataFrame,
+    system: str,
+    categories: tuple[str, ...] | None,
+    list_date: date,
 ) -> pl.DataFrame:
     """What an imported list says that the warehouse cannot take as it is (PROBLEM_SCHEMA
-    warnings; the rows are imported): a category the era does not know (the list keeps the
-    highest known one: the registry's, or none), a player in no registry snapshot in force at
-    the list date (imported without name, sex or birth date). ``published`` has line_no."""
-    known = list(era.category_order)
+    warnings; the rows are imported): a category the system's era does not know (the list keeps
+    the highest known one: the registry's, or none; ``categories`` None: checked elsewhere, as
+    Elo Rapid letters are), a player in no registry snapshot in force at the list date
+    (imported without name, sex or birth date). ``published`` has line_no."""
+    known = list(categories or ())
     unknown_category = published.filter(
-        pl.col("category").is_not_null() & ~pl.col("category").is_in(known)
+        pl.lit(categories is not None)
+        & pl.col("category").is_not_null()
+        & ~pl.col("category").is_in(known)
     ).select(
         "line_no",
         pl.lit("category").alias("field"),
@@ -587,7 +594,7 @@ def imported_list_warnings(
         pl.format(
             "{} is not a category of {} ({}): the player keeps the registry's category, if any",
             "category",
-            pl.lit(era.system),
+            pl.lit(system),
             pl.lit(", ".join(known)),
         ).alias("reason"),
     )

@@ -368,3 +368,53 @@ def build_rubele_list(
         rankings=rankings(ranking_input(rows, era, list_date)),  # type: ignore[arg-type]
         excluded=excluded,
     )
+
+
+def imported_capitals(
+    published: pl.DataFrame,
+    registry: pl.DataFrame,
+    members: pl.DataFrame,
+    rulebook: RubeleRulebook,
+    list_date: date,
+) -> pl.DataFrame:
+    """A list of capitals imported as the FID published it: the base of the next list date.
+
+    ``published`` has player_id, rating (the capital), games (counted to date), category and,
+    optionally, last_played (the player's last valid tournament), which gives activity; names
+    and membership come from the FID registry at the list date. The category is the published
+    one, or the registry's when higher (a category reached is never lost)."""
+    era = rulebook.era_at(list_date)
+    window_start = months_before(list_date, era.activity_months)
+    member = members.select("player_id", pl.lit(True).alias("is_member")).unique()
+    ladder = ["category", "registry_category"] if era.categories_never_lowered else ["category"]
+    return (
+        published.join(
+            _variant_columns(registry, rulebook.variant).drop("foreign_capital"),
+            on="player_id",
+            how="left",
+        )
+        .join(member, on="player_id", how="left")
+        .with_columns(
+            pl.col("rating").cast(pl.Int32),
+            pl.lit(rulebook.system).alias("rating_type"),
+            pl.lit(None, dtype=pl.Int32).alias("previous_rating"),
+            pl.col("rating").cast(pl.Int32).alias("frozen_rating"),
+            pl.lit("imported").alias("rating_basis"),
+            pl.lit(0, dtype=pl.Int32).alias("games"),
+            pl.col("games").cast(pl.Int32).alias("total_games"),
+            pl.lit(None, dtype=pl.Int32).alias("k"),
+            pl.lit(0, dtype=pl.Int32).alias("period_change"),
+            pl.lit(None, dtype=pl.Utf8).alias("previous_category"),
+            pl.col("last_played").cast(pl.Date),
+            (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
+            pl.col("is_member").fill_null(False),
+            pl.lit("imported from the published list").alias("note"),
+            *[pl.lit(None, dtype=dtype).alias(name) for name, dtype in LETTER_COLUMNS.items()],
+        )
+        .with_columns(
+            highest_category(ladder, era).alias("category"),
+            (pl.col("is_active") & pl.col("is_member")).alias("in_ranking"),
+        )
+        .select(LIST_COLUMNS)
+        .sort("player_id")
+    )

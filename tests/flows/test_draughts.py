@@ -484,6 +484,45 @@ def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_pat
     assert d002 == [(974, 1)]
 
 
+def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow, rubele_quarterly_flow
+    from flows.lists import import_list_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    published = tmp_path / "italiana-2019-01-01.csv"
+    published.write_text(
+        "player_id,rating,games,k,category,last_played\n"
+        "D001,2950,120,,N,2018-11-04\n"
+        "D002,1500,10,,XX,\n",
+        encoding="utf-8",
+    )
+    counts = import_list_flow(str(published), "rubele_italiana", date(2019, 1, 1), warehouse)
+    assert counts["players"] == 2
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        imported = con.sql(
+            "SELECT player_id, rating, rating_type, category, is_active, in_ranking "
+            "FROM rating_list WHERE list_date = '2019-01-01' ORDER BY player_id"
+        ).fetchall()
+        warned = con.sql("SELECT field, value FROM input_warning WHERE source = 'list'").fetchall()
+        july = con.sql(
+            "SELECT player_id, frozen_rating, rating_basis, previous_rating FROM rating_list "
+            "WHERE list_date = '2019-07-01' ORDER BY player_id"
+        ).fetchall()
+    # D002's category XX is no FID category: a warning, and the registry's NC stands
+    assert imported == [
+        ("D001", 2950, "rubele_italiana", "N", True, True),
+        ("D002", 1500, "rubele_italiana", "NC", False, False),
+    ]
+    assert warned == [("category", "XX")]
+    # the July list applies DI-1 to the published capitals (D003 enters as a debutant)
+    assert july[:2] == [("D001", 2950, "list", 2950), ("D002", 1500, "list", 1500)]
+    assert july[2][:3] == ("D003", 1500, "debutant")
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow
