@@ -32,6 +32,7 @@ from flows.lists import (
     inputs_checksums,
     list_context,
     read_previous,
+    refuse_imported_dates,
     superseded_note,
     write_list,
 )
@@ -600,6 +601,7 @@ def rubele_quarterly_flow(
         rulebook_hash=rulebook.content_hash,
     )
     with Warehouse(warehouse).transaction(create=False) as con:
+        refuse_imported_dates(con, system, [list_date])
         written = publish_rubele(con, run, system, OFFICIAL, list_date, rulebook)
         report = rubele_report_of(con, run, system, list_date, written)
         run.input_checksums = inputs_checksums([written])
@@ -674,6 +676,7 @@ def rubele_recalculate_flow(
         raise ListError(f"no list date of {system} between {start} and {end}")
     say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
     with Warehouse(warehouse).transaction(create=False) as con:
+        refuse_imported_dates(con, system, dates)
         results = []
         for number, list_date in enumerate(dates, start=1):
             written = publish_rubele(con, run, system, scenario, list_date, rulebook)

@@ -485,7 +485,12 @@ def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_pat
 
 
 def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow, rubele_quarterly_flow
+    from flows.draughts import (
+        ingest_draughts_flow,
+        load_fid_registry_flow,
+        rubele_quarterly_flow,
+        rubele_recalculate_flow,
+    )
     from flows.lists import import_list_flow
 
     warehouse = str(tmp_path / "w.duckdb")
@@ -521,6 +526,13 @@ def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
     # the July list applies DI-1 to the published capitals (D003 enters as a debutant)
     assert july[:2] == [("D001", 2950, "list", 2950), ("D002", 1500, "list", 1500)]
     assert july[2][:3] == ("D003", 1500, "debutant")
+    # the federation's list is a given: no list computes it, nor one before it
+    from flows.lists import ListError
+
+    with pytest.raises(ListError, match="2019-01-01 was imported"):
+        rubele_quarterly_flow("rubele_italiana", date(2019, 1, 1), warehouse)
+    with pytest.raises(ListError, match="start from the list of 2019-01-01"):
+        rubele_recalculate_flow("rubele_italiana", warehouse, date(2018, 7, 1), date(2019, 7, 1))
 
 
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
