@@ -347,12 +347,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     configure_prefect_environment(verbose=args.debug)
     from flows.runtime import quiet_flow_settings
+    from flows.warehouse import Warehouse
 
+    swaps_before = Warehouse.swaps_done
     try:
         with quiet_flow_settings(), _prefect_logs(shown=args.debug):
             VERBS[args.verb](args)
     except KeyboardInterrupt:
-        print("graduatoria: interrupted; the warehouse is unchanged", file=sys.stderr)
+        if Warehouse.swaps_done == swaps_before:
+            print("graduatoria: interrupted; the warehouse is unchanged", file=sys.stderr)
+        else:
+            # the run had written the warehouse, and was stopped reporting it
+            print(
+                "graduatoria: interrupted after the run wrote the warehouse (see "
+                "`graduatoria status` and the `run` view)",
+                file=sys.stderr,
+            )
         return 130
     except (Exception, PanicException) as error:
         # a Polars panic is a BaseException: an analyst still gets one line, not a traceback

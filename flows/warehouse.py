@@ -79,6 +79,10 @@ def apply_migrations(con: duckdb.DuckDBPyConnection) -> list[str]:
 class Warehouse:
     """A DuckDB file written only through :meth:`transaction` and read through :meth:`reader`."""
 
+    # runs written into a live file by this process (the CLI tells an interrupted run that
+    # had already written one from one that had not)
+    swaps_done = 0
+
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path).resolve()
 
@@ -139,6 +143,7 @@ class Warehouse:
                 fsync_file(staging)
                 self._check_nobody_else_wrote(live)
                 os.replace(staging, self.path)
+                Warehouse.swaps_done += 1
             except BaseException:
                 # whatever stopped the run (a disk full during the copy, Ctrl-C): the live
                 # file is untouched and the staging copy goes

@@ -197,3 +197,23 @@ def test_a_what_if_rulebook_cannot_change_the_size_rules_of_the_ingest(capsys, t
     )
     assert code == 1
     assert "small.toml changes the tournament size rules" in capsys.readouterr().err
+
+
+def test_an_interrupt_says_whether_the_warehouse_was_written(capsys, monkeypatch):
+    from flows import cli
+    from flows.warehouse import Warehouse
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    def written_then_interrupted(args):
+        Warehouse.swaps_done += 1  # as a run whose report was being printed
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Warehouse, "swaps_done", 0)
+    monkeypatch.setitem(cli.VERBS, "status", interrupted)
+    assert main(["status"]) == 130
+    assert "interrupted; the warehouse is unchanged" in capsys.readouterr().err
+    monkeypatch.setitem(cli.VERBS, "status", written_then_interrupted)
+    assert main(["status"]) == 130
+    assert "interrupted after the run wrote the warehouse" in capsys.readouterr().err
