@@ -617,6 +617,27 @@ def imported_list_warnings(
     )
 
 
+def imported_list_columns(rating_type: str, window_start: date) -> list[pl.Expr]:
+    """The columns of an imported list's row that any system's import gives the same way: the
+    published rating is the list's, nothing was played in a period, activity comes from
+    ``last_played`` after ``window_start``, membership from the registry (``is_member``)."""
+    return [
+        pl.col("rating").cast(pl.Int32),
+        pl.lit(rating_type).alias("rating_type"),
+        pl.lit(None, dtype=pl.Int32).alias("previous_rating"),
+        pl.col("rating").cast(pl.Int32).alias("frozen_rating"),
+        pl.lit("imported").alias("rating_basis"),
+        pl.lit(0, dtype=pl.Int32).alias("games"),
+        pl.col("games").cast(pl.Int32).alias("total_games"),
+        pl.lit(0, dtype=pl.Int32).alias("period_change"),
+        pl.lit(None, dtype=pl.Utf8).alias("previous_category"),
+        pl.col("last_played").cast(pl.Date),
+        (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
+        pl.col("is_member").fill_null(False),
+        pl.lit("imported from the published list").alias("note"),
+    ]
+
+
 def imported_rows(
     published: pl.DataFrame,
     registry: pl.DataFrame,
@@ -652,20 +673,8 @@ def imported_rows(
         .join(member, on="player_id", how="left")
         .with_columns(
             *letter_columns,
-            pl.col("rating").cast(pl.Int32),
-            pl.lit(era.system).alias("rating_type"),
-            pl.lit(None, dtype=pl.Int32).alias("previous_rating"),
-            pl.col("rating").cast(pl.Int32).alias("frozen_rating"),
-            pl.lit("imported").alias("rating_basis"),
-            pl.lit(0, dtype=pl.Int32).alias("games"),
-            pl.col("games").cast(pl.Int32).alias("total_games"),
+            *imported_list_columns(era.system, window_start),
             pl.col("k").cast(pl.Int32),
-            pl.lit(0, dtype=pl.Int32).alias("period_change"),
-            pl.lit(None, dtype=pl.Utf8).alias("previous_category"),
-            pl.col("last_played").cast(pl.Date),
-            (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
-            pl.col("is_member").fill_null(False),
-            pl.lit("imported from the published list").alias("note"),
         )
         .with_columns((pl.col("is_active") & pl.col("is_member")).alias("in_ranking"))
     )

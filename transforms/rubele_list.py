@@ -18,7 +18,12 @@ from datetime import date
 import polars as pl
 
 from transforms.draughts_csv import FID_COUNTRY
-from transforms.elo_list import LIST_COLUMNS, PublishedList, ranking_input
+from transforms.elo_list import (
+    LIST_COLUMNS,
+    PublishedList,
+    imported_list_columns,
+    ranking_input,
+)
 from transforms.flags import category_from_rating, highest_category, months_before
 from transforms.rankings import rankings
 from transforms.rapid_letters import LETTER_COLUMNS
@@ -395,20 +400,8 @@ def imported_capitals(
         )
         .join(member, on="player_id", how="left")
         .with_columns(
-            pl.col("rating").cast(pl.Int32),
-            pl.lit(rulebook.system).alias("rating_type"),
-            pl.lit(None, dtype=pl.Int32).alias("previous_rating"),
-            pl.col("rating").cast(pl.Int32).alias("frozen_rating"),
-            pl.lit("imported").alias("rating_basis"),
-            pl.lit(0, dtype=pl.Int32).alias("games"),
-            pl.col("games").cast(pl.Int32).alias("total_games"),
-            pl.lit(None, dtype=pl.Int32).alias("k"),
-            pl.lit(0, dtype=pl.Int32).alias("period_change"),
-            pl.lit(None, dtype=pl.Utf8).alias("previous_category"),
-            pl.col("last_played").cast(pl.Date),
-            (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
-            pl.col("is_member").fill_null(False),
-            pl.lit("imported from the published list").alias("note"),
+            *imported_list_columns(rulebook.system, window_start),
+            pl.lit(None, dtype=pl.Int32).alias("k"),  # a capital has no K
             *[pl.lit(None, dtype=dtype).alias(name) for name, dtype in LETTER_COLUMNS.items()],
         )
         .with_columns(
