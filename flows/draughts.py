@@ -37,7 +37,7 @@ from flows.lists import (
     write_list,
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
-from flows.report import MAX_LISTED, TOP_MOVES
+from flows.report import MAX_LISTED, TOP_MOVES, moves_sections
 from flows.runtime import RunRecord, artifact_key, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import (
@@ -509,22 +509,11 @@ def rubele_report(
         f"entries: {rows.filter(pl.col('rating_basis') == 'foreign').height}; category "
         f"promotions: {promoted.height}",
     ]
-    gains = moved.filter(pl.col("period_change") > 0).head(TOP_MOVES)
-    losses = moved.filter(pl.col("period_change") < 0).sort("period_change").head(TOP_MOVES)
-    for title, top in (("Biggest gains", gains), ("Biggest losses", losses)):
-        if top.height:
-            lines += [
-                "",
-                f"## {title}",
-                "",
-                "| player | before | after | change |",
-                "|---|---|---|---|",
-            ]
-            lines += [
-                f"| {row['name'] or row['player_id']} | {row['frozen_rating']} | {row['rating']} "
-                f"| {row['period_change']:+d} |"
-                for row in top.iter_rows(named=True)
-            ]
+    moves = moved.with_columns(pl.col("period_change").alias("change"))
+    lines += moves_sections(
+        moves.filter(pl.col("change") > 0).head(TOP_MOVES),
+        moves.filter(pl.col("change") < 0).sort("change").head(TOP_MOVES),
+    )
     if quarantined.height:
         lines += ["", "## Quarantined tournaments (not applied)"]
         lines += [

@@ -96,6 +96,30 @@ def _players_line(frame: pl.DataFrame, column: str) -> list[str]:
     ]
 
 
+def moves_sections(gains: pl.DataFrame, losses: pl.DataFrame) -> list[str]:
+    """A list's biggest gains and losses as report tables (player_id, name, frozen_rating,
+    rating, change)."""
+    lines: list[str] = []
+    for title, top in (("Biggest gains", gains), ("Biggest losses", losses)):
+        if top.height:
+            lines += [
+                "",
+                f"## {title}",
+                "",
+                "| player | id | before | after | change |",
+                "|---|---|---|---|---|",
+            ]
+            before = top.select(
+                "player_id",
+                "name",
+                pl.col("frozen_rating").alias("previous_rating"),
+                "rating",
+                "change",
+            )
+            lines += _players_line(before, "change")
+    return lines
+
+
 def list_report(context: PeriodContext, facts: PeriodFacts, published: PublishedList) -> str:
     """The analyst's summary of one list: what was rated, who moved, what was left out."""
     letters = context.era.letters is not None
@@ -156,16 +180,7 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
         f"- new players: {count['newcomers']}; "
         f"{'letter changes' if letters else 'category promotions'}: {count['promotions']}",
     ]
-    for title, top in (("Biggest gains", gains), ("Biggest losses", losses)):
-        if top.height:
-            lines += [
-                "",
-                f"## {title}",
-                "",
-                "| player | id | before | after | change |",
-                "|---|---|---|---|---|",
-            ]
-            lines += _players_line(top.rename({"frozen_rating": "previous_rating"}), "change")
+    lines += moves_sections(gains, losses)
     if facts.quarantined.height:
         lines += ["", "## Quarantined tournaments (not rated)"]
         lines += [
