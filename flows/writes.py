@@ -35,6 +35,7 @@ class KnownTournaments:
     rated_file: dict[str, str]
     received_on: dict[str, date]  # id -> receipt date of its latest version
     quarantined: set[str]  # ids whose latest version is quarantined
+    latest_key: dict[str, str]  # id -> version key of its latest version
     # and the other way round: SHA-256 of a file -> the ids rating it
     rated_files: dict[str, set[str]] = field(init=False)
 
@@ -63,12 +64,14 @@ class KnownTournaments:
 
     def unchanged(self, tournament_id: str, key: str, accepted: bool) -> bool:
         """Whether this delivery of ``tournament_id`` adds nothing: a version with the same
-        key is known, unless the tournament is quarantined and now passes (its quarantine
-        came from what the warehouse held then: a registry loaded since, typically)."""
+        key is known, unless it is the latest, quarantined, and now passes (its quarantine
+        came from what the warehouse held then: a registry loaded since, typically). An older
+        delivery read again never displaces a later version."""
         _, keys = self.versions.get(tournament_id, (0, set()))
         if key not in keys:
             return False
-        return not (accepted and tournament_id in self.quarantined)
+        retried = self.latest_key.get(tournament_id) == key and tournament_id in self.quarantined
+        return not (accepted and retried)
 
     def receipt_moved(self, tournament_id: str, received_on: date | None) -> str | None:
         """Why a new version with this receipt date deserves the analyst's eye, or None.
@@ -99,6 +102,7 @@ class KnownTournaments:
         latest, keys = self.versions.get(tournament_id, (0, set()))
         self.versions[tournament_id] = (latest + 1, keys | {key})
         self.games.setdefault(tournament_id, game)
+        self.latest_key[tournament_id] = key
         if received_on is not None:
             self.received_on[tournament_id] = received_on
         if accepted:
@@ -133,6 +137,7 @@ def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
             if row["received_on"] is not None
         },
         quarantined={row["tournament_id"] for row in known if row["latest_quarantined"]},
+        latest_key={row["tournament_id"]: row["latest_key"] for row in known},
     )
 
 

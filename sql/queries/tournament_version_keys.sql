@@ -10,6 +10,7 @@ SELECT tournament_id,
        CASE WHEN arg_max(status, version) = 'accepted'
             THEN arg_max(file_sha256, version) END AS rated_file_sha256,
        arg_max(received_on, version) AS received_on,
-       arg_max(status, version) = 'quarantined' AS latest_quarantined
+       arg_max(status, version) = 'quarantined' AS latest_quarantined,
+       arg_max(version_key, version) AS latest_key
 FROM tournament_version
 GROUP BY tournament_id

@@ -535,6 +535,34 @@ def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
         rubele_recalculate_flow("rubele_italiana", warehouse, date(2018, 7, 1), date(2019, 7, 1))
 
 
+def test_an_older_delivery_read_again_does_not_displace_a_later_quarantined_version(tmp_path):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    # a later delivery corrects DI-1 with a player in no registry: version 2, quarantined
+    later = inbox / "2019-09"
+    later.mkdir()
+    header, *rows = TOURNAMENTS.splitlines()
+    di1_row = next(row for row in rows if row.startswith("DI-1,"))
+    (later / "tournaments.csv").write_text(f"{header}\n{di1_row}\n", encoding="utf-8")
+    (later / "di1.csv").write_text(DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"))
+    ingest_draughts_flow(str(inbox), warehouse)
+
+    def versions() -> list[tuple]:
+        with Warehouse(warehouse).reader() as con:
+            return con.sql(
+                "SELECT version, status FROM tournament_version WHERE tournament_id = 'DI-1' "
+                "ORDER BY version"
+            ).fetchall()
+
+    assert versions() == [(1, "accepted"), (2, "quarantined")]
+    # the same inbox again: the first delivery's file does not come back as version 3
+    assert ingest_draughts_flow(str(inbox), warehouse)["accepted"] == 0
+    assert versions() == [(1, "accepted"), (2, "quarantined")]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow
