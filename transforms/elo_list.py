@@ -128,7 +128,8 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
     A player missing from the start snapshot (registered during the period) is read from the
     close snapshot, and one missing from the close snapshot keeps the start's FIDE rating at
     the close; a player in no snapshot (foreign or unknown) carries the FIDE rating written
-    in the tournament file, if the file gives him a FIDE id. Where the era gives newcomers a
+    in the tournament file, if the file gives him a FIDE id, and without a file in the period
+    the FIDE rating of the previous list. Where the era gives newcomers a
     rating from other lists (Elo Rapid), ``entry_rating`` carries it. One query: every player
     frame of the period is joined once.
     """
@@ -145,6 +146,7 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             .max()
             .alias("file_fide"),
             pl.col("name").first().alias("file_name"),
+            pl.lit(True).alias("in_files"),
         )
     )
     members = facts.members.lazy().select("player_id", pl.lit(True).alias("is_member")).unique()
@@ -157,9 +159,14 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
         joined = joined.join(other, on="player_id", how="left", maintain_order="left")
     registered_at_start = pl.col("registered_at_start").fill_null(False)
     registered = registered_at_start | pl.col("registered_at_close").fill_null(False)
-    # a player in no registry snapshot is known by his files only; a period without a file of
-    # his is no news that he left the FIDE list, so he keeps the FIDE rating the list showed
-    unregistered_fide = pl.coalesce("file_fide", "previous_fide")
+    # a player in no registry snapshot is known by his files only: what they say of his FIDE
+    # rating (none is news too), and in a period without a file of his nothing, so he keeps
+    # the FIDE rating the list showed
+    unregistered_fide = (
+        pl.when(pl.col("in_files").fill_null(False))
+        .then(pl.col("file_fide"))
+        .otherwise(pl.col("previous_fide"))
+    )
     fide_at_start = (
         pl.when(registered_at_start)
         .then(pl.col("start_fide"))

@@ -210,6 +210,33 @@ def test_an_unregistered_fide_player_without_a_file_this_period_keeps_his_fide_r
     )
 
 
+def test_an_unregistered_player_whose_file_shows_no_fide_rating_has_left_fide() -> None:
+    # The same foreign player, now in a file of the period that gives his FIDE id and no
+    # rating: that is news, he is no longer FIDE-rated (RULES.md §1.5: re-entered at the FIDE
+    # minimum less one), not the 2272 of the list.
+    facts = _random_facts(5, two_snapshots=False)
+    foreign = facts.previous.head(1).with_columns(
+        pl.lit("FOREIGN").alias("player_id"),
+        pl.lit("Babic, Josip").alias("name"),
+        pl.lit(2272, dtype=pl.Int32).alias("rating"),
+        pl.lit("fide").alias("rating_type"),
+    )
+    his_entry = facts.entries.head(1).with_columns(
+        pl.lit("FOREIGN").alias("player_id"),
+        pl.lit(14100000, dtype=facts.entries.schema["fide_id"]).alias("fide_id"),
+        pl.lit(None, dtype=facts.entries.schema["rating_in_file"]).alias("rating_in_file"),
+    )
+    facts = replace(
+        facts,
+        previous=pl.concat([facts.previous, foreign]),
+        entries=pl.concat([facts.entries, his_entry]),
+    )
+    sheet = player_sheet(facts, ERA).filter(pl.col("player_id") == "FOREIGN")
+    assert sheet.select("fide_start", "fide_close").row(0) == (None, None)
+    listed = build_list(facts, ERA, LIST_DATE).rows.filter(pl.col("player_id") == "FOREIGN")
+    assert listed.select("rating_basis").item() == "fide_reentry"
+
+
 def test_a_team_event_is_rated_but_makes_no_one_active() -> None:
     # RULES.md §1.5: active means an individual tournament in the 24 months before the list
     entries = pl.DataFrame(
