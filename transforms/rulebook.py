@@ -131,8 +131,10 @@ def size_rules_difference(given: Rulebook, applied: Rulebook) -> str | None:
     The size rules decide at ingest which tournaments are quarantined, so a list or a replay
     computed under ``given`` could not apply different ones: it would rate the tournaments
     ``applied`` let through, while its rulebook claims otherwise."""
-    boundaries = sorted({era.effective_from for era in (*given.eras, *applied.eras)})
-    for day in boundaries:
+    # the days both rulebooks have an era for: a rulebook may start later than the other
+    first = max(given.eras[0].effective_from, applied.eras[0].effective_from)
+    boundaries = sorted({era.effective_from for era in (*given.eras, *applied.eras)} | {first})
+    for day in (day for day in boundaries if day >= first):
         ours, theirs = given.era_at(day).validity, applied.era_at(day).validity
         if (ours.min_players, ours.min_rounds) != (theirs.min_players, theirs.min_rounds):
             return (

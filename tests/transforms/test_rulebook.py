@@ -97,3 +97,18 @@ def test_a_rulebook_with_other_size_rules_says_where() -> None:
     difference = size_rules_difference(smaller, shipped)
     assert difference is not None
     assert "asks 10 players and 6 rounds, the ingest's rulebook 14 and 6" in difference
+
+
+
+def test_a_rulebook_starting_later_with_the_same_size_rules_differs_nowhere() -> None:
+    from transforms.rulebook import size_rules_difference
+
+    text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")
+    shipped = parse_rulebook(text.encode(), "elo_rapid.toml")
+    first = shipped.eras[0].effective_from.isoformat()
+    later = parse_rulebook(
+        text.replace(f"effective_from = {first}", "effective_from = 1998-01-01", 1).encode(),
+        "later.toml",
+    )
+    assert later.eras[0].effective_from.isoformat() == "1998-01-01"
+    assert size_rules_difference(later, shipped) is None
