@@ -736,6 +736,25 @@ def fsi_list_import(system: str, list_date: date) -> ListImport:
     )
 
 
+def refuse_an_import_after_computed_lists(
+    con: duckdb.DuckDBPyConnection, system: str, list_date: date
+) -> None:
+    """An imported list starts a system: it cannot follow lists computed from nothing, which
+    would then stand before the system's first list, stale and never to be replayed."""
+    earlier = query_frame(
+        con,
+        read_sql("queries/lists/current_revisions.sql"),
+        {"system": system, "scenario": OFFICIAL},
+    ).filter(pl.col("list_date") < list_date)
+    if earlier.height and earlier.get_column("source")[0] == "computed":
+        first, last = earlier.get_column("list_date")[0], earlier.get_column("list_date")[-1]
+        raise ListError(
+            f"the {system} lists of {first} … {last} were computed before {list_date}: an "
+            "imported list starts a system, so import the federation's list of a date before "
+            f"{first} (the lists after it then show as stale, and a replay rebuilds them)"
+        )
+
+
 @flow(name="import-list")
 def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
     """Bootstrap a system from its last official list (player_id, rating, games, k, category;
@@ -783,6 +802,7 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
                 f"a {system} list at {list_date} is already in the warehouse (revision "
                 f"{current[0][0]}); an official list is not replaced by an import"
             )
+        refuse_an_import_after_computed_lists(con, system, list_date)
         rejected, _ = record_problems(con, run.run_id, problems)
         imported = 0
         if not current:

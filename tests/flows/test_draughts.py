@@ -563,6 +563,33 @@ def test_an_older_delivery_read_again_does_not_displace_a_later_quarantined_vers
     assert versions() == [(1, "accepted"), (2, "quarantined")]
 
 
+def test_a_list_cannot_be_imported_after_lists_computed_from_nothing(tmp_path):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow, rubele_quarterly_flow
+    from flows.lists import ListError, import_list_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    published = tmp_path / "published.csv"
+    published.write_text("player_id,rating,games,k,category\nD001,2950,120,,N\n")
+    # after it, the list of 2019-07-01 would stand before the system's first list for good
+    with pytest.raises(ListError, match="lists of 2019-07-01 … 2019-07-01 were computed"):
+        import_list_flow(str(published), "rubele_italiana", date(2020, 1, 1), warehouse)
+    # before it, the computed list goes stale and a replay rebuilds it on the imported one
+    import_list_flow(str(published), "rubele_italiana", date(2019, 1, 1), warehouse)
+    from flows.cli import main
+
+    assert main(["recalculate", "--stale", "--warehouse", warehouse]) == 0
+    with Warehouse(warehouse).reader() as con:
+        d001 = con.sql(
+            "SELECT frozen_rating, rating_basis FROM rating_list WHERE player_id = 'D001' "
+            "AND list_date = '2019-07-01'"
+        ).fetchall()
+    assert d001 == [(2950, "list")]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow
