@@ -387,6 +387,12 @@ def content_hash(context: PeriodContext, published: PublishedList) -> str:
     ):
         digest.update(f"{frame.height}|{frame.schema!r}".encode())
         digest.update(_row_hashes(frame.sort(keys)))
+    if published.excluded.height:
+        # the tournaments it names as not rated are part of what a list says (a tournament
+        # moved to another list leaves it); none adds nothing, so lists without keep their hash
+        excluded = published.excluded.select("tournament_id", "reason")
+        digest.update(f"excluded|{excluded.height}".encode())
+        digest.update(_row_hashes(excluded.sort(["tournament_id", "reason"])))
     return digest.hexdigest()
 
 

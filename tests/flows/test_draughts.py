@@ -590,6 +590,40 @@ def test_a_list_cannot_be_imported_after_lists_computed_from_nothing(tmp_path):
     assert d001 == [(2950, "list")]
 
 
+def test_a_list_no_longer_names_a_tournament_that_moved_to_another_list(tmp_path):
+    from flows.draughts import (
+        ingest_draughts_flow,
+        load_fid_registry_flow,
+        rubele_quarterly_flow,
+        rubele_recalculate_flow,
+    )
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    # DI-1 quarantined (D005 in no registry): the list of 1 July names it as not applied
+    (inbox / "2019-05" / "di1.csv").write_text(DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"))
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    # D005 registered, DI-1 sent again received on 10 August: accepted, for the January list
+    april = tmp_path / "fid-april"
+    april.mkdir()
+    (april / "players.csv").write_text(PLAYERS + 'D005,"Gialli, Marco",M,1990-05-05,ITA,NC,,,\n')
+    (april / "memberships.csv").write_text(MEMBERSHIPS + "D005,2019\n")
+    load_fid_registry_flow(str(april), date(2019, 4, 1), warehouse)
+    listing = inbox / "2019-05" / "tournaments.csv"
+    listing.write_text(TOURNAMENTS.replace("100,2019-03-10,di1.csv", "100,2019-08-10,di1.csv"))
+    ingest_draughts_flow(str(inbox), warehouse)
+    # the July list's players do not change, but what it names as not applied does
+    assert rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)["new_revisions"] == 1
+    with Warehouse(warehouse).reader() as con:
+        named = con.sql(
+            "SELECT tournament_id FROM excluded_tournament WHERE list_date = '2019-07-01' "
+            "ORDER BY ALL"
+        ).fetchall()
+    assert named == [("DI-2",)]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow
