@@ -509,10 +509,13 @@ def rubele_report(
         f"entries: {rows.filter(pl.col('rating_basis') == 'foreign').height}; category "
         f"promotions: {promoted.height}",
     ]
+    # ties in player id order, so the same list always reports the same players
     moves = moved.with_columns(pl.col("period_change").alias("change"))
     lines += moves_sections(
-        moves.filter(pl.col("change") > 0).head(TOP_MOVES),
-        moves.filter(pl.col("change") < 0).sort("change").head(TOP_MOVES),
+        moves.filter(pl.col("change") > 0)
+        .sort(["change", "player_id"], descending=[True, False])
+        .head(TOP_MOVES),
+        moves.filter(pl.col("change") < 0).sort(["change", "player_id"]).head(TOP_MOVES),
     )
     if quarantined.height:
         lines += ["", "## Quarantined tournaments (not applied)"]
@@ -636,6 +639,8 @@ def rubele_recalculate_flow(
     in one transaction; a new revision only where a list changes."""
     from flows.recalculate import finish_recalculation, stale_lists
 
+    if stale and scenario != OFFICIAL:
+        raise ListError("--stale replays official lists; a scenario names its own range")
     if stale:
         rulebook = load_rubele_rulebook(system, rulebook_path)
         with Warehouse(warehouse).reader() as con:

@@ -648,3 +648,13 @@ def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
         "graduatoria: error: 2019-04-01 is not a list date of rubele_italiana "
         "(list dates: 01-01, 07-01)"
     )
+
+
+def test_a_draughts_scenario_cannot_replay_the_stale_official_lists(tmp_path):
+    from flows.draughts import rubele_recalculate_flow
+    from flows.lists import ListError
+
+    with pytest.raises(ListError, match="--stale replays official lists"):
+        rubele_recalculate_flow(
+            "rubele_italiana", str(tmp_path / "w.duckdb"), scenario="what-if", stale=True
+        )
