@@ -65,6 +65,17 @@ def _inputs(root: Path) -> tuple[Path, Path]:
     return registry, root / "inbox"
 
 
+def _ingested(root: Path) -> tuple[str, Path]:
+    """A warehouse holding the January FID registry and the inbox's deliveries."""
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    warehouse = str(root / "w.duckdb")
+    registry, inbox = _inputs(root)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    return warehouse, inbox
+
+
 def test_a_draughts_season_from_files_to_lists(tmp_path):
     from flows.draughts import (
         ingest_draughts_flow,
@@ -268,7 +279,6 @@ def test_a_games_file_without_games_is_quarantined_with_the_reason(tmp_path):
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):
     from flows.draughts import (
         ingest_draughts_flow,
-        load_fid_registry_flow,
         rubele_list_fingerprint,
         rubele_quarterly_flow,
         rubele_recalculate_flow,
@@ -276,10 +286,7 @@ def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_pa
     from flows.draughts import load_rubele_rulebook as rulebook_of
     from flows.recalculate import stale_lists
 
-    warehouse = str(tmp_path / "w.duckdb")
-    registry, inbox = _inputs(tmp_path)
-    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
-    ingest_draughts_flow(str(inbox), warehouse)
+    warehouse, inbox = _ingested(tmp_path)
     rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
     # the corrected file: D002 - D003 was a draw
     games_file = inbox / "2019-05" / "di1.csv"
@@ -313,7 +320,6 @@ def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_pa
 def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_path):
     from flows.draughts import (
         ingest_draughts_flow,
-        load_fid_registry_flow,
         rubele_list_fingerprint,
         rubele_quarterly_flow,
         rubele_recalculate_flow,
@@ -321,10 +327,7 @@ def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_p
     from flows.draughts import load_rubele_rulebook as rulebook_of
     from flows.recalculate import stale_lists
 
-    warehouse = str(tmp_path / "w.duckdb")
-    registry, inbox = _inputs(tmp_path)
-    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
-    ingest_draughts_flow(str(inbox), warehouse)
+    warehouse, inbox = _ingested(tmp_path)
     for list_date in (date(2019, 7, 1), date(2020, 1, 1)):
         rubele_quarterly_flow("rubele_italiana", list_date, warehouse)
     # the same games file of DI-1, sent again and recorded as received on 10 August
@@ -353,20 +356,15 @@ def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_p
 
 
 def test_a_first_list_cannot_leave_out_tournaments_received_before_its_window(tmp_path):
+    from flows.draughts import load_rubele_rulebook as rulebook_of
     from flows.draughts import (
-        ingest_draughts_flow,
-        load_fid_registry_flow,
         rubele_list_fingerprint,
         rubele_quarterly_flow,
     )
-    from flows.draughts import load_rubele_rulebook as rulebook_of
     from flows.lists import ListError
     from flows.recalculate import stale_lists
 
-    warehouse = str(tmp_path / "w.duckdb")
-    registry, inbox = _inputs(tmp_path)
-    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
-    ingest_draughts_flow(str(inbox), warehouse)
+    warehouse, _inbox = _ingested(tmp_path)
     # DI-1 was received on 2019-03-10: the list of 2020-01-01 (received after 2019-06-30)
     # cannot be the first, it would never apply DI-1
     with pytest.raises(ListError, match="the first on 2019-03-10: publish the list of 2019-07-01"):
@@ -486,17 +484,12 @@ def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_pat
 
 def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
     from flows.draughts import (
-        ingest_draughts_flow,
-        load_fid_registry_flow,
         rubele_quarterly_flow,
         rubele_recalculate_flow,
     )
     from flows.lists import import_list_flow
 
-    warehouse = str(tmp_path / "w.duckdb")
-    registry, inbox = _inputs(tmp_path)
-    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
-    ingest_draughts_flow(str(inbox), warehouse)
+    warehouse, _inbox = _ingested(tmp_path)
     published = tmp_path / "italiana-2019-01-01.csv"
     published.write_text(
         "player_id,rating,games,k,category,last_played\n"
@@ -564,13 +557,10 @@ def test_an_older_delivery_read_again_does_not_displace_a_later_quarantined_vers
 
 
 def test_a_list_cannot_be_imported_after_lists_computed_from_nothing(tmp_path):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow, rubele_quarterly_flow
+    from flows.draughts import rubele_quarterly_flow
     from flows.lists import ListError, import_list_flow
 
-    warehouse = str(tmp_path / "w.duckdb")
-    registry, inbox = _inputs(tmp_path)
-    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
-    ingest_draughts_flow(str(inbox), warehouse)
+    warehouse, _inbox = _ingested(tmp_path)
     rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
     published = tmp_path / "published.csv"
     published.write_text("player_id,rating,games,k,category\nD001,2950,120,,N\n")
