@@ -99,7 +99,6 @@ def test_a_rulebook_with_other_size_rules_says_where() -> None:
     assert "asks 10 players and 6 rounds, the ingest's rulebook 14 and 6" in difference
 
 
-
 def test_a_rulebook_starting_later_with_the_same_size_rules_differs_nowhere() -> None:
     from transforms.rulebook import size_rules_difference
 
