@@ -187,17 +187,22 @@ def test_a_player_missing_from_the_close_snapshot_keeps_the_fide_rating_of_the_s
     assert listed.select("rating", "rating_type").row(0) == (2000, "fide")
 
 
-def test_an_unregistered_fide_player_without_a_file_this_period_keeps_his_fide_rating() -> None:
-    # A foreign player in no registry, listed as FIDE-rated 2272 from his last tournament's
-    # file: a period without a file of his says nothing of his FIDE status, so he stays at
-    # FIDE 2272 (not re-entered at the FIDE minimum less one) and keeps his listed name.
-    facts = _random_facts(5, two_snapshots=False)
-    foreign = facts.previous.head(1).with_columns(
+def _listed_foreign_fide_player(facts: PeriodFacts) -> pl.DataFrame:
+    """A previous-list row: a foreign player in no registry, listed as FIDE-rated 2272."""
+    return facts.previous.head(1).with_columns(
         pl.lit("FOREIGN").alias("player_id"),
         pl.lit("Babic, Josip").alias("name"),
         pl.lit(2272, dtype=pl.Int32).alias("rating"),
         pl.lit("fide").alias("rating_type"),
     )
+
+
+def test_an_unregistered_fide_player_without_a_file_this_period_keeps_his_fide_rating() -> None:
+    # A foreign player in no registry, listed as FIDE-rated 2272 from his last tournament's
+    # file: a period without a file of his says nothing of his FIDE status, so he stays at
+    # FIDE 2272 (not re-entered at the FIDE minimum less one) and keeps his listed name.
+    facts = _random_facts(5, two_snapshots=False)
+    foreign = _listed_foreign_fide_player(facts)
     facts = replace(facts, previous=pl.concat([facts.previous, foreign]))
     sheet = player_sheet(facts, ERA).filter(pl.col("player_id") == "FOREIGN")
     assert sheet.select("fide_start", "fide_close").row(0) == (2272, 2272)
@@ -215,12 +220,7 @@ def test_an_unregistered_player_whose_file_shows_no_fide_rating_has_left_fide() 
     # rating: that is news, he is no longer FIDE-rated (RULES.md §1.5: re-entered at the FIDE
     # minimum less one), not the 2272 of the list.
     facts = _random_facts(5, two_snapshots=False)
-    foreign = facts.previous.head(1).with_columns(
-        pl.lit("FOREIGN").alias("player_id"),
-        pl.lit("Babic, Josip").alias("name"),
-        pl.lit(2272, dtype=pl.Int32).alias("rating"),
-        pl.lit("fide").alias("rating_type"),
-    )
+    foreign = _listed_foreign_fide_player(facts)
     his_entry = facts.entries.head(1).with_columns(
         pl.lit("FOREIGN").alias("player_id"),
         pl.lit(14100000, dtype=facts.entries.schema["fide_id"]).alias("fide_id"),
