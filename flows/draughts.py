@@ -8,6 +8,7 @@ and ``transforms/rubele_list.py``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from dataclasses import dataclass, replace
@@ -66,7 +67,7 @@ from transforms.draughts_csv import (
     type_fid_players,
 )
 from transforms.elo_list import PublishedList
-from transforms.periods import cutoff_for, list_dates_between
+from transforms.periods import cutoff_for, first_list_taking, list_dates_between
 from transforms.registry import DatedSnapshots
 from transforms.rubele_list import RubeleFacts, build_rubele_list, imported_capitals
 from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
@@ -152,14 +153,36 @@ def _version_key(row: dict[str, object], file_sha: str | None) -> str:
     return hashlib.sha256(f"{file_sha}|{facts}".encode()).hexdigest()
 
 
+def applying_list_date(row: dict[str, object]) -> date | None:
+    """The list date whose window takes a listed tournament (by its variant's rulebook and
+    receipt date); None when the row names no known variant or no receipt date."""
+    system = f"rubele_{row.get('variant')}"
+    received = row.get("received_on")
+    if system not in RUBELE_SYSTEMS or not isinstance(received, date):
+        return None
+    calendar = _shipped_rulebook(system).era_at(received).calendar
+    return first_list_taking(calendar, received)
+
+
+@functools.cache
+def _shipped_rulebook(system: str) -> RubeleRulebook:
+    """The shipped rulebook of a draughts system, read once per process (an ingest asks it for
+    every listed tournament's calendar)."""
+    return load_rubele_rulebook(system)
+
+
 def ingest_delivery(
     con: duckdb.DuckDBPyConnection,
     run: RunRecord,
     delivery: DraughtsDelivery,
-    registered: pl.DataFrame,
+    identities: DatedSnapshots,
     known: KnownTournaments,
 ) -> dict[str, int]:
-    """Check and store every tournament of one draughts delivery (a new version if changed)."""
+    """Check and store every tournament of one draughts delivery (a new version if changed).
+
+    ``identities``: the FID registry's players by snapshot. A tournament's players must be in
+    the snapshot that the list applying it reads (the one in force on that list date), or the
+    list would enter them as strangers."""
     counts = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
     listing = delivery.tournaments
     run.input_checksums[str(listing.file.path)] = listing.file.sha256
@@ -237,9 +260,11 @@ def ingest_delivery(
             source = read_csv_text(file.path)
             games, game_errors = checked_csv(source, type_draughts_games, DraughtsGameRow)
             scale = row["points_scale"] if row["points_scale"] in ("fid", "one") else None
+            registry_day = applying_list_date(row)
+            registered = identities.at(registry_day or date.max)
             if scale is not None and games.height:
                 extra = game_problems(
-                    games, tournament_id, scale, registered.get_column("player_id")
+                    games, tournament_id, scale, registered.get_column("player_id"), registry_day
                 )
                 game_errors = pl.concat(
                     [game_errors, _tagged(extra, "draughts games", file, None).drop("source")],
@@ -363,10 +388,12 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
     say(f"ingest-draughts: {len(folders)} deliveries found under {inbox}")
     totals = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
     with Warehouse(warehouse).transaction() as con:
-        registered = query_frame(con, read_sql("queries/rubele/fid_identity.sql"))
+        identities = DatedSnapshots.of(
+            query_frame(con, read_sql("queries/rubele/fid_identity_history.sql"))
+        )
         known = known_tournaments(con)
         for number, folder in enumerate(folders, start=1):
-            counts = ingest_delivery(con, run, read_draughts_delivery(folder), registered, known)
+            counts = ingest_delivery(con, run, read_draughts_delivery(folder), identities, known)
             for name, value in counts.items():
                 totals[name] += value
             say(

@@ -12,6 +12,8 @@ dropped for both players) is applied when a list is computed (``transforms.rubel
 
 from __future__ import annotations
 
+from datetime import date
+
 import polars as pl
 
 from schemas.draughts import DRAUGHTS_VARIANTS
@@ -119,11 +121,16 @@ def _problem_rows(frame: pl.DataFrame, field: str, value: pl.Expr, reason: pl.Ex
 
 
 def game_problems(
-    games: pl.DataFrame, tournament_id: str, points_scale: str, registered: pl.Series
+    games: pl.DataFrame,
+    tournament_id: str,
+    points_scale: str,
+    registered: pl.Series,
+    registry_day: date | None = None,
 ) -> pl.DataFrame:
     """What is wrong with the rows of one tournament's games file (typed and schema-checked):
-    rows of another tournament, results off the points scale, a drawn forfeit, players in no
-    FID registry, a player twice in a round. One error row each."""
+    rows of another tournament, results off the points scale, a drawn forfeit, players not in
+    the FID registry (``registered``: the one in force on ``registry_day``, the list date that
+    applies the tournament), a player twice in a round. One error row each."""
     known = RESULT_POINTS[points_scale]
     ids = registered.implode()
     parts = [
@@ -162,7 +169,15 @@ def game_problems(
                 unknown,
                 column,
                 pl.col(column),
-                pl.format("player {} is not in the FID registry", pl.col(column)),
+                pl.format(
+                    "player {} is not in the FID registry{}",
+                    pl.col(column),
+                    pl.lit(
+                        f" in force on {registry_day} (the list date that applies the tournament)"
+                        if registry_day is not None
+                        else ""
+                    ),
+                ),
             )
         )
     seats = pl.concat(

@@ -614,6 +614,35 @@ def test_a_list_no_longer_names_a_tournament_that_moved_to_another_list(tmp_path
     assert named == [("DI-2",)]
 
 
+def test_a_player_registered_after_the_list_date_leaves_his_tournament_quarantined(tmp_path):
+    # The list of 1 July applies DI-1 (received 10 March) and reads the registry in force on
+    # 1 July: a player first registered in August would enter it as a stranger.
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    (inbox / "2019-05" / "di1.csv").write_text(DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"))
+    august = tmp_path / "fid-august"
+    august.mkdir()
+    (august / "players.csv").write_text(PLAYERS + 'D005,"Gialli, Marco",M,1990-05-05,ITA,NC,,,\n')
+    (august / "memberships.csv").write_text(MEMBERSHIPS + "D005,2019\n")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    load_fid_registry_flow(str(august), date(2019, 8, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        status = con.sql("SELECT status FROM tournament WHERE tournament_id = 'DI-1'").fetchall()
+        reasons = con.sql(
+            "SELECT reason FROM rejection WHERE tournament_id = 'DI-1' AND field = 'opponent_id'"
+        ).fetchall()
+    assert status == [("quarantined",)]
+    assert reasons == [
+        (
+            "player D005 is not in the FID registry in force on 2019-07-01 (the list date that "
+            "applies the tournament)",
+        )
+    ]
+
+
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
     from flows.draughts import load_fid_registry_flow
