@@ -12,6 +12,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -52,6 +54,29 @@ def _warehouse(tmp_path: Path) -> Warehouse:
 
 def _python(code: str, **options) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", code], cwd=REPO_ROOT, text=True, **options)
+
+
+@contextmanager
+def _holding(path: Path, open_options: str, then: str = "") -> Iterator[subprocess.Popen]:
+    """Another program holding the file open (``open_options`` for ``duckdb.connect``, after
+    running ``then``) for the time of the block; it closes the file and exits after it."""
+    program = _python(
+        f"""
+import duckdb, sys
+con = duckdb.connect({str(path)!r}, {open_options})
+{then}
+print("holding", flush=True)
+sys.stdin.readline()
+con.close()
+""",
+        stdout=subprocess.PIPE,
+        stdin=subprocess.PIPE,
+    )
+    try:
+        assert program.stdout is not None and program.stdout.readline().strip() == "holding"
+        yield program
+    finally:
+        program.communicate("\n", timeout=60)
 
 
 def _crash_after_commit(path: Path, provisional_id: str) -> None:
@@ -124,22 +149,12 @@ def test_a_wal_that_cannot_be_folded_in_time_stops_the_run_with_a_plain_message(
     monkeypatch.setattr(warehouse_module, "FOLD_WAIT_SECONDS", 0.3, raising=False)
     warehouse = _warehouse(tmp_path)
     _crash_after_commit(warehouse.path, "P-CLIENT")
-    dashboard = _python(
-        f"""
-import duckdb, sys
-con = duckdb.connect({str(warehouse.path)!r}, read_only=True)
-print("open", flush=True)
-sys.stdin.readline()
-""",
-        stdout=subprocess.PIPE,
-        stdin=subprocess.PIPE,
-    )
-    try:
-        assert dashboard.stdout.readline().strip() == "open"
-        with pytest.raises(WarehouseError) as caught, warehouse.transaction() as con:
-            _merge(con, "P-FLOW")
-    finally:
-        dashboard.communicate("\n", timeout=60)
+    with (
+        _holding(warehouse.path, "read_only=True"),
+        pytest.raises(WarehouseError) as caught,
+        warehouse.transaction() as con,
+    ):
+        _merge(con, "P-FLOW")
     message = str(caught.value)
     assert "\n" not in message and str(warehouse.path) in message and "w.duckdb.wal" in message
     # nothing lost: the next run, with the file free, folds it
@@ -150,24 +165,15 @@ sys.stdin.readline()
 
 def test_a_run_refuses_to_start_while_another_program_has_the_file_open_read_write(tmp_path):
     warehouse = _warehouse(tmp_path)
-    client = _python(
-        f"""
-import duckdb, sys
-con = duckdb.connect({str(warehouse.path)!r})
-con.execute("INSERT INTO player_merge VALUES ('P-CLIENT', '9', '', 'r0', now())")
-print("committed", flush=True)
-sys.stdin.readline()
-con.close()
-""",
-        stdout=subprocess.PIPE,
-        stdin=subprocess.PIPE,
+    committing = (
+        "con.execute(\"INSERT INTO player_merge VALUES ('P-CLIENT', '9', '', 'r0', now())\")"
     )
-    try:
-        assert client.stdout.readline().strip() == "committed"
-        with pytest.raises(WarehouseError) as caught, warehouse.transaction() as con:
-            _merge(con, "P-FLOW")
-    finally:
-        client.communicate("\n", timeout=60)
+    with (
+        _holding(warehouse.path, "", committing) as client,
+        pytest.raises(WarehouseError) as caught,
+        warehouse.transaction() as con,
+    ):
+        _merge(con, "P-FLOW")
     message = str(caught.value)
     assert "\n" not in message
     assert str(warehouse.path) in message and "close it" in message
