@@ -21,7 +21,14 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
-from flows.inputs import CsvInput, InputFile, read_csv_text, read_input_file
+from flows.inputs import (
+    CsvInput,
+    InputFile,
+    csv_text,
+    delivery_file_name,
+    listed_files,
+    read_csv_text,
+)
 from flows.lists import (
     OFFICIAL,
     ListError,
@@ -122,16 +129,13 @@ def discover_draughts_deliveries(inbox: Path) -> list[Path]:
     return sorted(path.parent for path in inbox.rglob(TOURNAMENTS_FILE))
 
 
-def read_draughts_delivery(folder: Path) -> DraughtsDelivery:
+def read_draughts_delivery(folder: Path, inbox: Path | None = None) -> DraughtsDelivery:
+    """The delivery in ``folder``; its files are named from ``inbox`` when given."""
     required = [spec.name for spec in DRAUGHTS_TOURNAMENT_FIELDS if spec.required]
-    listing = read_csv_text(folder / TOURNAMENTS_FILE, required)
-    files: dict[str, InputFile] = {}
-    if "file" in listing.rows.columns:
-        for name in listing.rows.get_column("file").drop_nulls().unique().to_list():
-            candidate = folder / name.strip()
-            if candidate.resolve().is_relative_to(folder.resolve()) and candidate.is_file():
-                files[name.strip()] = read_input_file(candidate)
-    return DraughtsDelivery(folder, listing, files)
+    listing = read_csv_text(
+        folder / TOURNAMENTS_FILE, required, delivery_file_name(folder, TOURNAMENTS_FILE, inbox)
+    )
+    return DraughtsDelivery(folder, listing, listed_files(folder, listing, inbox))
 
 
 def _tagged(
@@ -257,7 +261,8 @@ def ingest_delivery(
             )[0]
         else:
             run.input_checksums[str(file.path)] = file.sha256
-            source = read_csv_text(file.path)
+            # the bytes read with the delivery: the ones archived and fingerprinted
+            source = csv_text(file)
             games, game_errors = checked_csv(source, type_draughts_games, DraughtsGameRow)
             scale = row["points_scale"] if row["points_scale"] in ("fid", "one") else None
             registry_day = applying_list_date(row)
@@ -393,7 +398,9 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
         )
         known = known_tournaments(con)
         for number, folder in enumerate(folders, start=1):
-            counts = ingest_delivery(con, run, read_draughts_delivery(folder), identities, known)
+            counts = ingest_delivery(
+                con, run, read_draughts_delivery(folder, Path(inbox)), identities, known
+            )
             for name, value in counts.items():
                 totals[name] += value
             say(

@@ -146,6 +146,7 @@ def prepare_delivery(
             parsed=parsed.get(tournament_id),
             schema_problems=schema_problems.get(tournament_id, empty_problems()),
             file_sha256=file.sha256 if file else None,
+            trf_name=file.name if file else None,
             arbiter_ratings=ratings.filter(pl.col("tournament_id") == tournament_id)
             if ratings.height
             else pl.DataFrame(schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32}),
@@ -316,7 +317,7 @@ def ingest_flow(
     )
     folders = discover_deliveries(Path(inbox))
     say(f"ingest: {len(folders)} deliveries found under {inbox}")
-    deliveries = [read_delivery(folder) for folder in folders]
+    deliveries = [read_delivery(folder, Path(inbox)) for folder in folders]
     with Warehouse(warehouse).transaction() as con:
         context = load_matching_context(con)
         outcomes = []

@@ -28,6 +28,9 @@ class InputFile:
 
     path: Path
     content: bytes
+    # how rejections name the file, when its own name does not tell it apart (the files of
+    # a delivery, named from the inbox: every delivery has a manifest.csv)
+    shown_as: str | None = None
 
     @property
     def sha256(self) -> str:
@@ -35,7 +38,7 @@ class InputFile:
 
     @property
     def name(self) -> str:
-        return self.path.name
+        return self.shown_as or self.path.name
 
 
 @dataclass(frozen=True)
@@ -47,17 +50,34 @@ class CsvInput:
     problems: pl.DataFrame  # file-level problems (unreadable, ragged); rows is empty then
 
 
-def read_input_file(path: Path) -> InputFile:
-    return InputFile(path=path, content=path.read_bytes())
+def read_input_file(path: Path, shown_as: str | None = None) -> InputFile:
+    return InputFile(path=path, content=path.read_bytes(), shown_as=shown_as)
 
 
-def read_csv_text(path: Path, required: Sequence[str] = ()) -> CsvInput:
-    """Read a CSV with every value as text, so the typing step can report what it saw.
+def delivery_file_name(folder: Path, name: str, inbox: Path | None) -> str | None:
+    """A delivery's file named from the inbox folder (``inbox/2024-03/manifest.csv``), so a
+    rejection says which delivery it is in; None without an inbox (the file's own name)."""
+    if inbox is None:
+        return None
+    root = inbox.resolve().parent
+    where = folder.resolve()
+    shown = where.relative_to(root) if where.is_relative_to(root) else where
+    return (shown / name).as_posix()
+
+
+def read_csv_text(
+    path: Path, required: Sequence[str] = (), shown_as: str | None = None
+) -> CsvInput:
+    """Read a CSV with every value as text, so the typing step can report what it saw."""
+    return csv_text(read_input_file(path, shown_as), required)
+
+
+def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
+    """A CSV file already read, every value as text (see :func:`read_csv_text`).
 
     A file whose header lacks a ``required`` column (typically one separated by ';', as a
     spreadsheet in an Italian locale saves it) is refused whole, with one problem saying so:
     read anyway, each of its rows would be rejected for every empty required column."""
-    file = read_input_file(path)
     refused = refused_file(file.content, required) if required else empty_problems()
     if refused.height:
         return CsvInput(file, pl.DataFrame(), refused)
@@ -107,14 +127,28 @@ def discover_deliveries(inbox: Path) -> list[Path]:
     return sorted(path.parent for path in inbox.rglob(MANIFEST_NAME))
 
 
-def read_delivery(folder: Path) -> Delivery:
-    manifest = read_csv_text(folder / MANIFEST_NAME, MANIFEST_REQUIRED)
+def read_delivery(folder: Path, inbox: Path | None = None) -> Delivery:
+    """The delivery in ``folder``; its files are named from ``inbox`` when given."""
+    manifest = read_csv_text(
+        folder / MANIFEST_NAME,
+        MANIFEST_REQUIRED,
+        delivery_file_name(folder, MANIFEST_NAME, inbox),
+    )
+    return Delivery(folder=folder, manifest=manifest, files=listed_files(folder, manifest, inbox))
+
+
+def listed_files(folder: Path, listing: CsvInput, inbox: Path | None) -> dict[str, InputFile]:
+    """The files a delivery's listing names in its ``file`` column, by name as written there;
+    a name that points outside the folder or at nothing is left out (the listing's row is
+    rejected for it)."""
     files: dict[str, InputFile] = {}
-    if "file" in manifest.rows.columns:
-        for name in manifest.rows.get_column("file").drop_nulls().unique().to_list():
-            candidate = folder / name.strip()
-            # A manifest may only point inside its own delivery folder.
-            inside = candidate.resolve().is_relative_to(folder.resolve())
-            if inside and candidate.is_file():
-                files[name.strip()] = read_input_file(candidate)
-    return Delivery(folder=folder, manifest=manifest, files=files)
+    if "file" not in listing.rows.columns:
+        return files
+    for name in listing.rows.get_column("file").drop_nulls().unique().to_list():
+        candidate = folder / name.strip()
+        # A listing may only point inside its own delivery folder.
+        inside = candidate.resolve().is_relative_to(folder.resolve())
+        if inside and candidate.is_file():
+            shown = delivery_file_name(folder, name.strip(), inbox)
+            files[name.strip()] = read_input_file(candidate, shown)
+    return files

@@ -296,13 +296,15 @@ def build_intake(
     national_federation: str,
     manifest_rejected: bool = False,
     rulebook: Rulebook | None = None,
+    trf_name: str | None = None,
 ) -> TournamentIntake:
     """Parse, validate and match one tournament; quarantine it if anything is wrong.
 
     ``manifest_rejected`` says the manifest row itself had errors (reported with the
     manifest): the file is still parsed and kept, but the tournament is quarantined.
     ``rulebook`` (of the tournament's system) gives the size conditions of a valid tournament
-    in the era in force when it was played (RULES.md §2: Elo Rapid).
+    in the era in force when it was played (RULES.md §2: Elo Rapid). ``trf_name`` is how the
+    file's rejections name it (by default as the manifest does).
     """
     tournament_id = str(manifest_row["tournament_id"])
     key = version_key(file_sha256, manifest_row)
@@ -330,7 +332,7 @@ def build_intake(
         int(manifest_row["line_no"]),  # type: ignore[call-overload]
     )
     header, header_problems = _header(parsed, manifest_row)
-    trf_name = str(manifest_row["file"])
+    trf_name = trf_name or str(manifest_row["file"])
     problems = pl.concat(
         [
             _tagged(parsed.problems, "trf", trf_name),

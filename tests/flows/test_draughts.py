@@ -109,7 +109,7 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
         ).fetchall()[0][0]
     # the run report lists what it rejected, with file, line, field and reason
     assert f"## Rejections ({len(reasons)})" in ingest_report
-    assert "- di2.csv, line 2, field result (value: `3`): is not a result on the fid scale" in (
+    assert "- inbox/2019-05/di2.csv, line 2, field result (value: `3`): is not a result on the fid scale" in (
         ingest_report
     )
     assert any(field == "received_on" for _, field, _ in reasons)
@@ -272,8 +272,8 @@ def test_a_games_file_without_games_is_quarantined_with_the_reason(tmp_path):
             "SELECT file_name, field, reason FROM rejection WHERE tournament_id = 'DN-1'"
         ).fetchall()
     assert status == [("quarantined",)]
-    assert reasons == [("dn1.csv", "file", "the games file dn1.csv holds no game")]
-    assert di1 == [("accepted",)] and warned == [("di1.csv", "board")]
+    assert reasons == [("inbox/2019-05/dn1.csv", "file", "the games file dn1.csv holds no game")]
+    assert di1 == [("accepted",)] and warned == [("inbox/2019-05/di1.csv", "board")]
 
 
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):

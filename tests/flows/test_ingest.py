@@ -113,7 +113,7 @@ def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
         ).fetchall()
         no_date = con.execute(
             "SELECT file_name, line_no, field, reason, tournament_id FROM rejection "
-            "WHERE file_name = 'manifest.csv' AND field = 'received_on'"
+            "WHERE file_name = 'inbox/2026-04/manifest.csv' AND field = 'received_on'"
         ).fetchall()
         gone = con.execute(
             "SELECT line_no, reason FROM rejection WHERE tournament_id = 'GONE-1'"
@@ -128,7 +128,8 @@ def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
         "GONE-1": "quarantined",
     }
     assert any(
-        file == corrupt_name and line == corrupt_line and "999" in reason
+        # named from the inbox, so the analyst knows which delivery to look in
+        file == f"inbox/2026-04/{corrupt_name}" and line == corrupt_line and "999" in reason
         for file, line, _field, reason in bad
     ), bad
     assert no_date and no_date[0][1] == 4 and "never guessed" in no_date[0][3]
@@ -169,7 +170,7 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
     with Warehouse(warehouse).reader() as con:
         status = dict(con.execute("SELECT tournament_id, status FROM tournament").fetchall())
         blank_rejection = con.execute(
-            "SELECT line_no, reason FROM rejection WHERE file_name = 'manifest.csv' "
+            "SELECT line_no, reason FROM rejection WHERE file_name = 'inbox/c/manifest.csv' "
             "AND field = 'file' AND tournament_id = 'BLANK-1'"
         ).fetchall()
         twice = con.execute(
