@@ -6,6 +6,8 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
+from schemas.validation import row_check
+
 DRAUGHTS_VARIANTS = ["italiana", "internazionale"]
 DRAUGHTS_CATEGORIES = ["M", "CM", "N", "1C", "2C", "3C", "NC"]
 GAME_STATUSES = ["played", "forfeit", "bye", "withdrawn"]
@@ -48,13 +50,13 @@ class DraughtsTournamentRow(pa.DataFrameModel):
     file: pl.Utf8 = pa.Field(nullable=False)
     points_scale: pl.Utf8 = pa.Field(nullable=False, isin=POINT_SCALES)
 
-    @pa.dataframe_check(error="start_date must not be after end_date")
+    @row_check("start_date must not be after end_date", "start_date", "end_date")
     def dates_in_order(cls, data: pa.PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select(
             pl.col("start_date").is_null() | (pl.col("start_date") <= pl.col("end_date"))
         )
 
-    @pa.dataframe_check(error="received_on must not be before end_date")
+    @row_check("received_on must not be before end_date", "received_on", "end_date")
     def received_after_play(cls, data: pa.PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select(pl.col("received_on") >= pl.col("end_date"))
 
@@ -73,11 +75,11 @@ class DraughtsGameRow(pa.DataFrameModel):
     result: pl.Utf8 = pa.Field(nullable=False)
     status: pl.Utf8 = pa.Field(nullable=False, isin=GAME_STATUSES)
 
-    @pa.dataframe_check(error="a bye has no opponent; every other game has one")
+    @row_check("a bye has no opponent; every other game has one", "status", "opponent_id")
     def opponent_unless_bye(cls, data: pa.PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select((pl.col("status") == "bye") == pl.col("opponent_id").is_null())
 
-    @pa.dataframe_check(error="a player cannot play himself")
+    @row_check("a player cannot play himself", "player_id", "opponent_id")
     def two_players(cls, data: pa.PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select(
             pl.col("opponent_id").is_null() | (pl.col("player_id") != pl.col("opponent_id"))

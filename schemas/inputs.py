@@ -9,6 +9,8 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
+from schemas.validation import row_check
+
 CHESS_SYSTEMS = ["elo_italia", "elo_rapid"]
 ALL_SYSTEMS = [*CHESS_SYSTEMS, "rubele_italiana", "rubele_internazionale"]
 CHESS_CATEGORIES = ["M", "CM", "1N", "2N", "3N", "1S", "2S", "NC"]
@@ -29,7 +31,7 @@ class ManifestRow(pa.DataFrameModel):
     time_control: pl.Utf8 = pa.Field(nullable=True)
     arbiter_ratings: pl.Utf8 = pa.Field(nullable=True)
 
-    @pa.dataframe_check(error="start_date must not be after end_date")
+    @row_check("start_date must not be after end_date", "start_date", "end_date")
     def dates_in_order(cls, data: pa.PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select(
             pl.col("start_date").is_null()
@@ -37,7 +39,7 @@ class ManifestRow(pa.DataFrameModel):
             | (pl.col("start_date") <= pl.col("end_date"))
         )
 
-    @pa.dataframe_check(error="received_on must not be before end_date")
+    @row_check("received_on must not be before end_date", "received_on", "end_date")
     def received_after_play(cls, data: pa.PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select(
             pl.col("end_date").is_null() | (pl.col("received_on") >= pl.col("end_date"))

@@ -11,6 +11,7 @@ import pandera.polars as pa
 import polars as pl
 
 from schemas.inputs import RATING_RANGE
+from schemas.validation import row_check
 
 RESULT_CODES = ["1", "0", "=", "+", "-", "W", "D", "L", "H", "F", "U", "Z", ""]
 GAME_KINDS = ["played", "forfeit", "unrated", "bye", "unpaired"]
@@ -70,7 +71,7 @@ class TrfGame(pa.DataFrameModel):
     played: pl.Boolean
     line_no: pl.Int32
 
-    @pa.dataframe_check(error="a played game needs an opponent")
+    @row_check("a played game needs an opponent", "result_code", "opponent")
     def played_has_opponent(cls, data: pa.PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select(~pl.col("played") | pl.col("opponent").is_not_null())
 

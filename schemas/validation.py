@@ -7,7 +7,9 @@ A rating officer reads these reasons, so Pandera's check names are translated in
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pandera.polars as pa
 import polars as pl
@@ -83,37 +85,63 @@ def validate(
     return Validated(frame, _with_nulls(empty_problems(), carry_schema))
 
 
-def _named_repeats(
+# The fields each row-wide check of the models compares, by the check's error (what Pandera
+# reports it as): its rejection names them and their values, not a dump of the whole row.
+ROW_CHECK_FIELDS: dict[str, tuple[str, ...]] = {}
+
+
+def row_check(error: str, *fields: str) -> Callable[[Callable[..., Any]], Any]:
+    """``pa.dataframe_check`` for a check on each row that compares ``fields``: its
+    rejections say which fields and with which values."""
+    if ROW_CHECK_FIELDS.setdefault(error, fields) != fields:
+        raise ValueError(f"two row checks say {error!r} of different fields")
+    return pa.dataframe_check(error=error)
+
+
+def _named_fields(
     rows: pl.DataFrame, indexed: pl.DataFrame, unique: list[str] | str | None
 ) -> pl.DataFrame:
-    """A row repeating the model's unique key is reported by that key (field: its columns,
-    value: their values in the row), not by Pandera's dump of the whole row."""
-    if not unique or "multiple_fields_uniqueness" not in rows["check"]:
-        return rows
-    key = [unique] if isinstance(unique, str) else list(unique)
-    values = indexed.select(
-        "_index",
-        pl.concat_str(
-            [pl.format(f"{name}={{}}", pl.col(name).cast(pl.Utf8).fill_null("")) for name in key],
-            separator=", ",
-        ).alias("_key_values"),
+    """A failure that concerns several fields of a row is reported by those fields (field:
+    their names, value: their values in the row), not by Pandera's dump of the whole row: a
+    row repeating the model's unique key, and a failed row-wide check."""
+    named = {
+        check: fields
+        for check, fields in ROW_CHECK_FIELDS.items()
+        if check in rows["check"] and set(fields) <= set(indexed.columns)
+    }
+    if unique and "multiple_fields_uniqueness" in rows["check"]:
+        key = (unique,) if isinstance(unique, str) else tuple(unique)
+        named["multiple_fields_uniqueness"] = key
+    rows = rows.with_columns(
+        pl.col("index").cast(pl.Int64).alias("_index"), pl.col("failure_case").cast(pl.Utf8)
     )
-    repeated = pl.col("check") == "multiple_fields_uniqueness"
-    return (
-        rows.with_columns(pl.col("index").cast(pl.Int64).alias("_index"))
-        .join(values, on="_index", how="left", maintain_order="left")
-        .with_columns(
-            pl.when(repeated)
-            .then(pl.lit(", ".join(key)))
-            .otherwise(pl.col("column"))
-            .alias("column"),
-            pl.when(repeated)
-            .then(pl.col("_key_values"))
-            .otherwise(pl.col("failure_case").cast(pl.Utf8))
-            .alias("failure_case"),
+    for check, fields in named.items():
+        values = indexed.select(
+            "_index",
+            pl.concat_str(
+                [
+                    pl.format(f"{name}={{}}", pl.col(name).cast(pl.Utf8).fill_null(""))
+                    for name in fields
+                ],
+                separator=", ",
+            ).alias("_values"),
         )
-        .drop("_index", "_key_values")
-    )
+        this = pl.col("check") == check
+        rows = (
+            rows.join(values, on="_index", how="left", maintain_order="left")
+            .with_columns(
+                pl.when(this)
+                .then(pl.lit(", ".join(fields)))
+                .otherwise(pl.col("column"))
+                .alias("column"),
+                pl.when(this)
+                .then(pl.col("_values"))
+                .otherwise(pl.col("failure_case"))
+                .alias("failure_case"),
+            )
+            .drop("_values")
+        )
+    return rows.drop("_index")
 
 
 def _with_nulls(problems: pl.DataFrame, carry_schema: dict[str, pl.DataType]) -> pl.DataFrame:
@@ -137,7 +165,7 @@ def _split(
         .alias("column")
     )
     indexed = frame.with_row_index("_index").with_columns(pl.col("_index").cast(pl.Int64))
-    rows = _named_repeats(rows, indexed, getattr(model.Config, "unique", None))
+    rows = _named_fields(rows, indexed, getattr(model.Config, "unique", None))
     reasons = [
         plain_reason(check, column)
         for check, column in zip(rows["check"].to_list(), rows["column"].to_list(), strict=True)

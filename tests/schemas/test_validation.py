@@ -1,9 +1,16 @@
 """Pandera failures as problems a rating officer reads (schemas/validation.py)."""
 
+import importlib
+import inspect
+import pkgutil
+from datetime import date
+
+import pandera.polars as pa
 import polars as pl
 
-from schemas.inputs import Membership
-from schemas.validation import validate
+import schemas
+from schemas.inputs import ManifestRow, Membership
+from schemas.validation import ROW_CHECK_FIELDS, validate
 
 
 def test_a_repeated_key_is_named_by_its_columns_and_values() -> None:
@@ -28,8 +35,6 @@ def test_a_repeated_key_is_named_by_its_columns_and_values() -> None:
 def test_a_draughts_validity_is_any_positive_percentage() -> None:
     # which validities count is the rulebook's (validity.factors): 75 % passes the file check
     # and is set aside by a list whose era does not know it; 0 and -50 are no validity at all
-    from datetime import date
-
     from schemas.draughts import DraughtsTournamentRow
 
     rows = pl.DataFrame(
@@ -54,3 +59,57 @@ def test_a_draughts_validity_is_any_positive_percentage() -> None:
         (4, "validity", "validity must be more than 0"),
         (5, "validity", "validity must be more than 0"),
     ]
+
+
+def test_a_failed_row_check_is_named_by_the_fields_it_compares() -> None:
+    # not by Pandera's dump of the whole row as JSON
+    rows = pl.DataFrame(
+        {
+            "line_no": [2, 3, 4],
+            "tournament_id": ["A", "B", "C"],
+            "file": ["a.trf", "b.trf", "c.trf"],
+            "system": ["elo_italia"] * 3,
+            "received_on": [date(2024, 1, 1), date(2024, 3, 1), date(2024, 3, 1)],
+            "start_date": [date(2024, 2, 1), date(2024, 2, 1), date(2024, 2, 1)],
+            "end_date": [date(2024, 2, 3), date(2024, 1, 3), date(2024, 2, 3)],
+            "time_control": [None] * 3,
+            "arbiter_ratings": [None] * 3,
+        },
+        schema_overrides={"line_no": pl.Int32, "time_control": pl.Utf8, "arbiter_ratings": pl.Utf8},
+    )
+    checked = validate(ManifestRow, rows)
+    assert checked.valid.get_column("line_no").to_list() == [4]
+    assert sorted(checked.problems.select("line_no", "field", "value", "reason").rows()) == [
+        (
+            2,
+            "received_on, end_date",
+            "received_on=2024-01-01, end_date=2024-02-03",
+            "received_on must not be before end_date",
+        ),
+        (
+            3,
+            "start_date, end_date",
+            "start_date=2024-02-01, end_date=2024-01-03",
+            "start_date must not be after end_date",
+        ),
+    ]
+
+
+def test_every_row_check_names_fields_of_its_model() -> None:
+    # a row-wide check declared without its fields would be reported by a dump of the row
+    models = [
+        model
+        for info in pkgutil.iter_modules(schemas.__path__)
+        for _, model in inspect.getmembers(
+            importlib.import_module(f"schemas.{info.name}"), inspect.isclass
+        )
+        if issubclass(model, pa.DataFrameModel) and model is not pa.DataFrameModel
+    ]
+    checked = 0
+    for model in models:
+        schema = model.to_schema()
+        for check in schema.checks:
+            assert check.error in ROW_CHECK_FIELDS, (model.__name__, check.error)
+            assert set(ROW_CHECK_FIELDS[check.error]) <= set(schema.columns), model.__name__
+            checked += 1
+    assert checked >= 7
