@@ -172,13 +172,12 @@ def _frozen_expressions(
             pl.lit(False).alias("on_list_as_fide"),
         ]
     )
+    newcomer = era.newcomer_ratings
     theoretical = (
         pl.col("category")
         .fill_null(era.unregistered_category)
         .replace_strict(
-            era.theoretical_ratings,
-            default=era.theoretical_ratings[era.unregistered_category],
-            return_dtype=pl.Int32,
+            newcomer, default=newcomer[era.unregistered_category], return_dtype=pl.Int32
         )
     )
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)

@@ -102,6 +102,12 @@ class EloEra:
     letters: Letters | None
     validity: Validity
 
+    @property
+    def newcomer_ratings(self) -> dict[str, int]:
+        """What a newcomer enters at by category (§1.2): the entry rating of his category, else
+        (a player missing from the list with a national category) its theoretical rating."""
+        return {**self.theoretical_ratings, **self.entry_ratings}
+
 
 def era_in_force(system: str, eras: tuple[Any, ...], on: date) -> Any:
     """The era in force on ``on``: the latest one that started on or before it."""

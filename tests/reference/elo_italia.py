@@ -111,6 +111,8 @@ def frozen_rating(player: Row, era: EloEra) -> tuple[int, str]:
     category = player["category"]
     if category is None:
         category = era.unregistered_category
+    if category in era.entry_ratings:
+        return era.entry_ratings[category], "entry"
     return era.theoretical_ratings[category], "entry"
 
 

@@ -931,6 +931,33 @@ def test_entry_ratings_follow_the_era() -> None:
     )
 
 
+def test_a_newcomer_enters_at_the_entry_rating_of_his_category() -> None:
+    # §1.2: the entry table decides (1S 1490 here, the theoretical table still says 1480); a
+    # category the entry table does not list (1N: a national category) enters at its
+    # theoretical rating, 1800.
+    # N1S (K = 30) beats A 1490: D = 0 -> We 0.50: 30 * 0.50 = +15 -> 1505.
+    # N1N (K = 30) loses to B 1800: D = 0 -> We 0.50: 30 * -0.50 = -15 -> 1785.
+    the_era = era(2015, 1, 1)
+    changed = replace(the_era, entry_ratings={**the_era.entry_ratings, "1S": 1490})
+    period = Period(
+        [
+            player("N1S", category="1S", total_games=0),
+            player("N1N", category="1N", total_games=0),
+            player("A", 1490),
+            player("B", 1800),
+        ],
+        [
+            Tournament("T", {"N1S": 1.0, "A": 0.0}, [("N1S", "A", 1.0)]),
+            Tournament("U", {"N1N": 0.0, "B": 1.0}, [("N1N", "B", 0.0)]),
+        ],
+        changed,
+    ).run()
+    check(period.rating("N1S"), frozen=1490, k=30, games=1, hundredths=1500, change=15, rating=1505)
+    check(
+        period.rating("N1N"), frozen=1800, k=30, games=1, hundredths=-1500, change=-15, rating=1785
+    )
+
+
 def test_foreign_player_with_an_arbiter_rating() -> None:
     # X: not registered, no FIDE, no list rating, rating 1700 set by the chief arbiter.
     # 0 prior games -> K 30. X beats O (1700): D = 0 -> We 0.50: 30 * 0.50 = +15 -> 1715.
