@@ -130,7 +130,7 @@ def _facts(
                 "fide_standard": row.get("fide_standard"),
                 "fide_rapid": row.get("fide_rapid"),
                 "category": row.get("category", "NC"),
-                "k_override": None,
+                "k_override": row.get("k_override"),
                 "last_fide_tournament": None,
             }
             for row in registry
@@ -281,6 +281,36 @@ def test_entry_precedence_arbiter_then_fide_rapid_fide_standard_elo_italia_then_
         ("NEW", 1440, "entry", 30, "elo_rapid"),
         ("OLD", 1650, "list", 15, "elo_rapid"),
     ]
+
+
+def test_a_rapid_newcomer_plays_with_k_30_whatever_the_registry_k() -> None:
+    # §2 [REG]: 1440 with K = 30. The registry's K (15 for both) is the Elo Italia one.
+    # NEW (1440, K 30) draws OLD (1650, K 15, 80 games): D = -210 -> We 0.23 for NEW:
+    # 30 x 0.27 = +8.1 -> 1448; OLD: 15 x (0.5 - 0.77) = -4.05, but he ties for first: winner
+    # protection keeps him at 1650.
+    entries, games = _one_game_each([("NEW", "OLD")])
+    facts = _facts(
+        previous=[
+            {
+                "player_id": "OLD",
+                "rating": 1650,
+                "rating_type": "elo_rapid",
+                "total_games": 80,
+                "category": "E",
+                "letter": "E",
+                "letter_provisional": False,
+                "letter_held": 3,
+            }
+        ],
+        entries=entries,
+        games=games,
+        registry=[{"player_id": "NEW", "k_override": 15}, {"player_id": "OLD", "k_override": 15}],
+        reference=[],
+    )
+    rows = build_list(facts, ERA_2019, LIST_DATE).rows.select(
+        "player_id", "frozen_rating", "k", "rating"
+    )
+    assert rows.sort("player_id").rows() == [("NEW", 1440, 30, 1448), ("OLD", 1650, 15, 1650)]
 
 
 def test_a_fide_rated_player_stays_on_the_rapid_list_and_his_games_count() -> None:
