@@ -6,7 +6,7 @@ tested on literal strings and reused by any flow.
 
 Dialects handled: TRF-06 (the "Krause" format), TRF-16, the FIDE 2025/26 draft
 ("TRF-26": team records and national-player lines) and the Irish ICU Krause
-exports, in UTF-8 (with or without BOM) or Latin-1, with LF or CRLF line ends.
+exports, in UTF-8 (with or without BOM) Latin-1 or Windows-1252, with LF or CRLF line ends.
 
 The heavy lifting is vectorised: every line of the file is a row of a Polars frame,
 records are selected by their 3-character id and fields are cut out by column
@@ -172,22 +172,34 @@ class ParsedTrf:
 def decode_trf(raw: bytes) -> tuple[str, str]:
     """Decode TRF bytes: returns (text without BOM and with ``\\n`` newlines, encoding).
 
-    The encoding is one of ``"utf-8-sig"`` (UTF-8 with a byte-order mark), ``"utf-8"``
-    and ``"latin-1"``. Latin-1 is the fallback because every byte string decodes in
-    it and it is what pre-Unicode pairing programs (and the Irish ICU exports) write.
+    The encoding is one of ``"utf-8-sig"`` (UTF-8 with a byte-order mark), ``"utf-8"``,
+    ``"cp1252"`` and ``"latin-1"``. A file that is not UTF-8 was written by a pre-Unicode
+    pairing program: Windows ones write Windows-1252 (its bytes 0x80-0x9F are letters such as
+    ``’ š ž Œ``, which Latin-1 reads as invisible control characters), the Irish ICU exports
+    Latin-1; the two agree on every other byte. Latin-1 is the last fallback because every
+    byte string decodes in it.
     """
     bom = b"\xef\xbb\xbf"
-    if raw.startswith(bom):
-        try:
-            text, encoding = raw[len(bom) :].decode("utf-8"), "utf-8-sig"
-        except UnicodeDecodeError:
-            text, encoding = raw[len(bom) :].decode("latin-1"), "latin-1"
-    else:
-        try:
-            text, encoding = raw.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            text, encoding = raw.decode("latin-1"), "latin-1"
+    body = raw[len(bom) :] if raw.startswith(bom) else raw
+    try:
+        text, encoding = body.decode("utf-8"), "utf-8-sig" if body is not raw else "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = _single_byte(body)
     return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
+
+
+def encoding_name(encoding: str) -> str:
+    return {"cp1252": "Windows-1252", "latin-1": "Latin-1"}.get(encoding, encoding.upper())
+
+
+def _single_byte(raw: bytes) -> tuple[str, str]:
+    """Windows-1252 when the file uses its letters at 0x80-0x9F, else Latin-1 (the same text)."""
+    if any(0x80 <= byte <= 0x9F for byte in raw):
+        try:
+            return raw.decode("cp1252"), "cp1252"
+        except UnicodeDecodeError:
+            pass  # a byte Windows-1252 leaves undefined: not a Windows file either
+    return raw.decode("latin-1"), "latin-1"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -957,7 +969,7 @@ def parse_trf(raw: bytes) -> ParsedTrf:
             )
         )
         text = ""
-    elif encoding == "latin-1" and _UTF8_SEQUENCE.search(raw):
+    elif encoding in ("latin-1", "cp1252") and _UTF8_SEQUENCE.search(raw):
         # valid UTF-8 letters beside bytes that are not: a file edited in two encodings. Read as
         # Latin-1, each UTF-8 letter is two characters, shifting the columns after it
         line, byte = _first_non_utf8(raw)
@@ -967,8 +979,8 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 "encoding",
                 f"0x{byte:02X}",
                 "the file mixes UTF-8 with another encoding (this byte is not UTF-8): read as "
-                "Latin-1, a name with an accented letter is two characters longer and the "
-                "columns after it shift; save the whole file as UTF-8",
+                f"{encoding_name(encoding)}, a name with an accented letter is two characters "
+                "longer and the columns after it shift; save the whole file as UTF-8",
                 WARNING,
             )
         )
@@ -978,8 +990,9 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 None,
                 "encoding",
                 None,
-                "the file is neither UTF-8 nor clean Latin-1 (it may be Windows-1252); "
-                "some letters in names may be wrong",
+                "the file is neither UTF-8 nor Latin-1 nor Windows-1252 (it holds bytes "
+                "between 0x80 and 0x9F that none of them gives a letter): some letters in "
+                "names may be wrong",
                 WARNING,
             )
         )

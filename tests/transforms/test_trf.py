@@ -469,6 +469,33 @@ def test_accented_names_in_both_encodings(encoding: str) -> None:
     assert parsed.players["sex"].to_list() == ["F", "M"]
 
 
+def test_a_windows_1252_file_gives_its_letters_not_control_characters() -> None:
+    # ’ (0x92), Š (0x8A) and ž (0x9E) are letters in Windows-1252 and control characters in
+    # Latin-1: read as Latin-1 the names were stored as "D\x92Angelo" with no error
+    text = "\n".join(
+        [
+            "012 Torneo di Città",
+            line001(1, "D’Angelo, Nicolò", 1.0, [entry(2, "w", "1")], rating=1500),
+            line001(2, "Šimun, Žarko", 0.0, [entry(1, "b", "0")], rating=1600),
+        ]
+    )
+    parsed = parse_trf(text.encode("cp1252"))
+    assert parsed.problems.height == 0, parsed.problems
+    assert parsed.tournament["encoding"].to_list() == ["cp1252"]
+    assert parsed.players["name"].to_list() == ["D’Angelo, Nicolò", "Šimun, Žarko"]
+    assert parsed.players["rating"].to_list() == [1500, 1600]
+
+
+def test_a_single_byte_file_without_windows_letters_stays_latin_1() -> None:
+    # the two encodings agree outside 0x80-0x9F: such a file keeps its Latin-1 label, and a
+    # byte Windows-1252 leaves undefined (0x81) is read as Latin-1 with a warning
+    plain = trf(line001(1, "Müller, Jürgen", 0.0))
+    assert decode_trf(plain.decode("utf-8").encode("latin-1"))[1] == "latin-1"
+    odd = parse_trf(trf(line001(1, "Solo", 0.0)).replace(b"Solo", b"So\x81o"))
+    assert odd.tournament["encoding"].to_list() == ["latin-1"]
+    assert "Windows-1252" in _warnings(odd).filter(pl.col("field") == "encoding")["reason"][0]
+
+
 def test_crlf_and_lf_give_the_same_frames() -> None:
     lf = _all_codes_file()
     crlf = lf.replace(b"\n", b"\r\n")
