@@ -109,8 +109,9 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
         ).fetchall()[0][0]
     # the run report lists what it rejected, with file, line, field and reason
     assert f"## Rejections ({len(reasons)})" in ingest_report
-    assert "- inbox/2019-05/di2.csv, line 2, field result (value: `3`): is not a result on the fid scale" in (
-        ingest_report
+    assert (
+        "- inbox/2019-05/di2.csv, line 2, field result (value: `3`): is not a result on the "
+        "fid scale" in ingest_report
     )
     assert any(field == "received_on" for _, field, _ in reasons)
 
