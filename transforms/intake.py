@@ -193,6 +193,40 @@ def _entries(
     return entries, problems
 
 
+def _fide_ids_of_others(matched: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
+    """A warning for each line whose FIDE id belongs to a registered player that nothing else
+    of the line agrees with (surname, birth year): it is not matched by the id."""
+    others = matched.filter(pl.col("fide_id_disagrees_with").is_not_null())
+    if others.height == 0:
+        return empty_problems()
+    registered = registry.select(
+        pl.col("player_id").alias("fide_id_disagrees_with"),
+        pl.col("name").alias("_registered_name"),
+        pl.col("birth_date").dt.year().cast(pl.Utf8).fill_null("?").alias("_registered_year"),
+    )
+    born = pl.coalesce(pl.col("birth_date").dt.year(), pl.col("birth_year")).cast(pl.Utf8)
+    return (
+        others.join(registered, on="fide_id_disagrees_with", how="left")
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit("fide_id").alias("field"),
+            pl.col("fide_id").cast(pl.Utf8).alias("value"),
+            pl.format(
+                "FIDE id {} belongs to registered player {} ({}, born {}), but this line names "
+                "{} (born {}): not matched by the id, which may be mistyped",
+                pl.col("fide_id"),
+                pl.col("fide_id_disagrees_with"),
+                pl.col("_registered_name"),
+                pl.col("_registered_year"),
+                pl.col("name"),
+                born.fill_null("?"),
+            ).alias("reason"),
+            pl.lit("warning").alias("severity"),
+        )
+        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    )
+
+
 def _same_player_twice(matched: pl.DataFrame) -> pl.DataFrame:
     """Two start numbers that resolve to one player: the crosstable cannot be rated as is."""
     twice = matched.filter(pl.len().over("player_id") > 1).sort("player_id", "start_number")
@@ -343,7 +377,13 @@ def build_intake(
         ]
     )
     matched = match_players(entries, registry_identity, merges)
-    problems = pl.concat([problems, _tagged(_same_player_twice(matched), "trf", trf_name)])
+    problems = pl.concat(
+        [
+            problems,
+            _tagged(_same_player_twice(matched), "trf", trf_name),
+            _tagged(_fide_ids_of_others(matched, registry_identity), "trf", trf_name),
+        ]
+    )
     has_errors = bool((problems["severity"] == "error").any())
     status = QUARANTINED if manifest_rejected or has_errors else ACCEPTED
     unmatched = matched.filter(pl.col("match_method") == "provisional").select(

@@ -1,10 +1,11 @@
 """Matching tournament players to the registry.
 
 Order of evidence (first that succeeds wins): the national id of a TRF-26 national line, then the
-FIDE id, then the exact name with the exact birth date. A key that points at two registered
-players is ambiguous and matches nobody. Whoever is left gets a provisional id built from what
-the file says about them, so the same unknown person keeps one id across tournaments until the
-analyst merges it into a real one (``player_merge``).
+FIDE id when the file's surname or birth year agrees with the registered player's (a mistyped id
+would put the games on someone else), then the exact name with the exact birth date. A key that
+points at two registered players is ambiguous and matches nobody. Whoever is left gets a
+provisional id built from what the file says about them, so the same unknown person keeps one id
+across tournaments until the analyst merges it into a real one (``player_merge``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,19 @@ PROVISIONAL_PREFIX = "P-"
 def name_key(name: pl.Expr) -> pl.Expr:
     """Exact name up to case, spacing and the comma between surname and given name."""
     return name.str.to_uppercase().str.replace_all(r"[,\s]+", " ").str.strip_chars()
+
+
+def surname_key(name: pl.Expr) -> pl.Expr:
+    """The surname (before the comma, else the first word) in capitals without accents or
+    punctuation, as files and the registry write it differently (``D'Angelo``/``DANGELO``)."""
+    plain = name.str.normalize("NFKD").str.replace_all(r"\p{M}", "").str.to_uppercase()
+    surname = plain.str.split(",").list.first().str.strip_chars()
+    surname = (
+        pl.when(plain.str.contains(","))
+        .then(surname)
+        .otherwise(plain.str.strip_chars().str.split(" ").list.first())
+    )
+    return surname.str.replace_all(r"[^A-Z0-9]", "")
 
 
 def provisional_id() -> pl.Expr:
@@ -58,13 +72,23 @@ def match_players(
 
     ``entries`` needs name, birth_date, birth_year, federation, fide_id, national_id;
     ``registry`` one row per registered player (player_id, name, birth_date, fide_id);
-    ``merges`` the analyst's decisions (provisional_id, player_id).
+    ``merges`` the analyst's decisions (provisional_id, player_id). ``fide_id_disagrees_with``
+    names the registered player a line's FIDE id belongs to when neither the surname nor the
+    birth year agrees with him (the line is not matched by the id).
     """
     by_national = registry.select(
         pl.col("player_id").alias("national_id"),
         pl.col("player_id").alias("player_id_by_national_id"),
     )
-    by_fide = _unambiguous(registry, "fide_id")
+    by_fide = _unambiguous(registry, "fide_id").join(
+        registry.select(
+            pl.col("player_id").alias("player_id_by_fide_id"),
+            surname_key(pl.col("name")).alias("_registered_surname"),
+            pl.col("birth_date").dt.year().alias("_registered_year"),
+        ),
+        on="player_id_by_fide_id",
+        how="left",
+    )
     by_name = _unambiguous(
         registry.with_columns(
             pl.concat_str(
@@ -88,6 +112,18 @@ def match_players(
         .join(by_name, on="name_birth_key", how="left")
         .join(merge_lookup, on="provisional_id", how="left")
     )
+    year = pl.coalesce(pl.col("birth_date").dt.year(), pl.col("birth_year"))
+    fide_agrees = (surname_key(pl.col("name")) == pl.col("_registered_surname")).fill_null(
+        False
+    ) | (year == pl.col("_registered_year")).fill_null(False)
+    matched = matched.with_columns(
+        # the registered player a FIDE id names when nothing else of the line agrees with him
+        pl.when(fide_agrees)
+        .then(None)
+        .otherwise(pl.col("player_id_by_fide_id"))
+        .alias("fide_id_disagrees_with"),
+        pl.when(fide_agrees).then(pl.col("player_id_by_fide_id")).alias("player_id_by_fide_id"),
+    ).drop("_registered_surname", "_registered_year")
     candidates = [
         ("national_id", "player_id_by_national_id"),
         ("fide_id", "player_id_by_fide_id"),

@@ -255,11 +255,15 @@ def test_a_rematch_that_would_make_one_person_play_twice_is_left_to_the_analyst(
     assert fide_id is not None
     # the analyst says the second waiting player is 100001, who thus plays AR-1
     merge_player_flow(second, "100001", warehouse, note="checked with the arbiter")
-    # then a snapshot gives 100001 the first waiting player's FIDE id: the registry would
-    # identify the first one as 100001 too, a second entry of one person in AR-1
+    # then a snapshot gives 100001 the first waiting player's FIDE id and name: the registry
+    # would identify the first one as 100001 too, a second entry of one person in AR-1
+    with Warehouse(warehouse).reader() as con:
+        name = con.execute(
+            "SELECT name FROM unmatched_player WHERE provisional_id = ?", [first]
+        ).fetchone()[0]
     july = (
         PLAYERS_HEADER
-        + f'100001,"Rossi, Mario",M,1980-01-02,ITA,{fide_id},1810,,1N,\n'
+        + f'100001,"{name}",M,1980-01-02,ITA,{fide_id},1810,,1N,\n'
         + '100002,"Bianchi, Anna",F,2010-05-06,ITA,2250001,1702,,1N,\n'
     )
     counts = load_registry_flow(_snapshot(tmp_path / "july", july), date(2026, 7, 1), warehouse)

@@ -39,18 +39,15 @@ ROW = {
 }
 
 
-def _intake(
-    second_fide_id: int,
-    header: TrfHeader = HEADER,
-    row: dict[str, object] = ROW,
-    rulebook: Rulebook | None = None,
-):
+def _trf_text(
+    second_fide_id: int, header: TrfHeader = HEADER, second_name: str = "Verdi, Anna"
+) -> str:
     players = pl.DataFrame(
         {
             "start_number": [1, 2],
             "sex": ["m", "w"],
             "title": [None, None],
-            "name": ["Rossi, Mario", "Verdi, Anna"],
+            "name": ["Rossi, Mario", second_name],
             "rating": [1800, 1700],
             "federation": ["ITA", "ITA"],
             "fide_id": [2500001, second_fide_id],
@@ -68,7 +65,17 @@ def _intake(
             "result_code": ["1", "0"],
         }
     )
-    parsed = parse_trf(render_trf(header, players, games).encode())
+    return render_trf(header, players, games)
+
+
+def _intake(
+    second_fide_id: int,
+    header: TrfHeader = HEADER,
+    row: dict[str, object] = ROW,
+    rulebook: Rulebook | None = None,
+    second_name: str = "Verdi, Anna",
+):
+    parsed = parse_trf(_trf_text(second_fide_id, header, second_name).encode())
     problems = validate_parsed({"T-1": parsed})["T-1"]
     return build_intake(
         row,
@@ -95,10 +102,37 @@ def test_a_clean_tournament_is_accepted_and_matched():
 
 
 def test_two_start_numbers_resolving_to_one_player_quarantine_the_tournament():
-    intake = _intake(2500001)  # player 2 carries player 1's FIDE id
+    # player 2 carries player 1's FIDE id and surname: the file seats Rossi twice
+    intake = _intake(2500001, second_name="Rossi, M.")
     assert intake.status == QUARANTINED
     reasons = intake.errors.get_column("reason").to_list()
     assert any("start numbers 1, 2 are all player 100001" in reason for reason in reasons)
+
+
+def test_a_fide_id_of_someone_else_is_not_matched_and_is_reported():
+    # Verdi, Anna (1990) carries Rossi's FIDE id: a mistyped id, so she is matched by name and
+    # birth date, and the id is reported on her line
+    intake = _intake(2500001)
+    assert intake.status == ACCEPTED
+    assert intake.entries.select("player_id", "match_method").rows() == [
+        ("100001", "fide_id"),
+        ("100002", "name_birth"),
+    ]
+    warned = intake.warnings.filter(pl.col("field") == "fide_id")
+    assert warned.select("value", "reason").rows() == [
+        (
+            "2500001",
+            "FIDE id 2500001 belongs to registered player 100001 (Rossi, Mario, born 1980), but "
+            "this line names Verdi, Anna (born 1990): not matched by the id, which may be "
+            "mistyped",
+        )
+    ]
+    seat_two = next(
+        number
+        for number, line in enumerate(_trf_text(2500001).splitlines(), start=1)
+        if line.startswith("001    2 ")
+    )
+    assert warned["line_no"].to_list() == [seat_two]
 
 
 def test_a_rapid_tournament_has_the_rounds_its_file_holds_not_those_its_header_declares():

@@ -52,8 +52,9 @@ def _entries(**columns: list) -> pl.DataFrame:
 
 def test_evidence_is_used_in_order_national_fide_name():
     entries = _entries(
-        # national id wins even though the FIDE id points at someone else
-        name=["Rossi Mario", "Somebody", "BIANCHI,  ANNA", "Stranger, Joe"],
+        # national id wins even though the FIDE id points at someone else; the FIDE id matches
+        # when the surname agrees (the file shortens the given name)
+        name=["Rossi Mario", "ROSSI, M.", "BIANCHI,  ANNA", "Stranger, Joe"],
         national_id=["100003", None, None, None],
         fide_id=[2500001, 2500001, None, None],
         birth_date=[None, None, date(1990, 5, 6), date(1999, 1, 1)],
@@ -67,6 +68,26 @@ def test_evidence_is_used_in_order_national_fide_name():
         "provisional",
     ]
     assert matched["player_id"][3] == "P-STRANGER_JOE-1999-01-01-ITA"
+
+
+def test_a_fide_id_matches_only_when_the_surname_or_the_birth_year_agrees():
+    # 2500001 is Rossi, Mario (1980): a line naming someone else, born another year, keeps a
+    # provisional id and names the registered player the id belongs to (a mistyped id would
+    # put his games on Rossi); the same id beside Rossi's birth year, or his surname written
+    # with an accent and without the apostrophe, still matches.
+    entries = _entries(
+        name=["San Felipe Gonzalez, Juan", "Rossi-Bianchi, Mario", "Rössi, Mario", "Bianchi, A."],
+        fide_id=[2500001, 2500001, 2500001, 2500001],
+        birth_year=[1957, 1980, None, None],
+    )
+    matched = match_players(entries, REGISTRY, NO_MERGES).sort("start_number")
+    assert matched.select("match_method", "fide_id_disagrees_with").rows() == [
+        ("provisional", "100001"),
+        ("fide_id", None),
+        ("fide_id", None),
+        ("provisional", "100001"),
+    ]
+    assert matched["player_id"][0] == "P-SAN_FELIPE_GONZALEZ_JUAN-1957-ITA-F2500001"
 
 
 def test_name_without_birth_date_is_not_enough():
@@ -96,7 +117,7 @@ def test_same_unknown_person_gets_the_same_id_in_two_tournaments():
 @given(st.permutations(list(range(4))), st.permutations(list(range(5))))
 def test_matching_does_not_depend_on_row_order(entry_order, registry_order):
     entries = _entries(
-        name=["Rossi Mario", "Somebody", "BIANCHI,  ANNA", "Stranger, Joe"],
+        name=["Rossi Mario", "ROSSI, M.", "BIANCHI,  ANNA", "Stranger, Joe"],
         national_id=["100003", None, None, None],
         fide_id=[2500001, 2500001, None, None],
         birth_date=[None, None, date(1990, 5, 6), date(1999, 1, 1)],
@@ -110,7 +131,9 @@ def test_a_later_registry_identifies_waiting_players_unless_ambiguous():
     waiting = _entries(
         name=["Rossi, Mario", "Stranger, Joe", "Verdi Luca", "Verdi Luca"],
         birth_date=[date(1980, 1, 2), date(1999, 1, 1), None, None],
-        # the same provisional id entered twice with FIDE ids of two different players
+        # the same provisional id entered twice with FIDE ids of two different players (the
+        # second agreeing with Rossi's birth year)
+        birth_year=[None, None, None, 1980],
         fide_id=[None, None, 2500003, 2500001],
     ).with_columns(pl.Series("provisional_id", ["P-A", "P-B", "P-C", "P-C"]))
     found = rematch_provisional(waiting.drop("start_number"), REGISTRY)
