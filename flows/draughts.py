@@ -28,6 +28,8 @@ from flows.inputs import (
     delivery_file_name,
     listed_files,
     read_csv_text,
+    unlisted_files,
+    unlisted_problems,
 )
 from flows.lists import (
     OFFICIAL,
@@ -121,6 +123,7 @@ class DraughtsDelivery:
     folder: Path
     tournaments: CsvInput
     files: dict[str, InputFile]
+    unlisted: tuple[str, ...] = ()  # files in the folder no listing names (not read)
 
 
 def discover_draughts_deliveries(inbox: Path) -> list[Path]:
@@ -135,7 +138,9 @@ def read_draughts_delivery(folder: Path, inbox: Path | None = None) -> DraughtsD
     listing = read_csv_text(
         folder / TOURNAMENTS_FILE, required, delivery_file_name(folder, TOURNAMENTS_FILE, inbox)
     )
-    return DraughtsDelivery(folder, listing, listed_files(folder, listing, inbox))
+    return DraughtsDelivery(
+        folder, listing, listed_files(folder, listing, inbox), unlisted_files(folder)
+    )
 
 
 def _tagged(
@@ -198,6 +203,18 @@ def ingest_delivery(
         )[0]
         return counts
     typed, _ = type_draughts_tournaments(listing.rows)
+    problems = pl.concat(
+        [
+            problems,
+            _tagged(
+                unlisted_problems(delivery.unlisted, TOURNAMENTS_FILE),
+                "draughts tournaments",
+                listing.file,
+                None,
+            ),
+        ],
+        how="diagonal_relaxed",
+    )
     if typed.height == 0:
         nothing = problem(f"{listing.file.name} lists no tournament")
         problems = pl.concat(

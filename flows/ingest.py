@@ -15,7 +15,13 @@ import polars as pl
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.inputs import Delivery, discover_deliveries, read_delivery
+from flows.inputs import (
+    MANIFEST_NAME,
+    Delivery,
+    discover_deliveries,
+    read_delivery,
+    unlisted_problems,
+)
 from flows.lists import load_rulebook
 from flows.report import ingest_report
 from flows.runtime import RunRecord, publish_markdown, say
@@ -97,6 +103,7 @@ def prepare_delivery(
         problems = pl.concat(
             [problems, problems_frame([problem("the manifest lists no tournament")])]
         )
+    problems = pl.concat([problems, unlisted_problems(delivery.unlisted, MANIFEST_NAME)])
     outcome = DeliveryOutcome(delivery=delivery, manifest_problems=problems)
     if typed.height == 0:
         return outcome

@@ -11,10 +11,13 @@ from pathlib import Path
 import polars as pl
 
 from schemas.problems import empty_problems, problem, problems_frame
+from transforms.draughts_csv import TOURNAMENTS_FILE
 from transforms.manifest import MANIFEST_FIELDS
 from transforms.tabular import refused_file, with_line_numbers
 
 MANIFEST_NAME = "manifest.csv"
+# the files that list a delivery's files: a chess manifest, a draughts tournaments file
+LISTING_NAMES = (MANIFEST_NAME, TOURNAMENTS_FILE)
 MANIFEST_REQUIRED = [spec.name for spec in MANIFEST_FIELDS if spec.required]
 
 
@@ -118,6 +121,7 @@ class Delivery:
     folder: Path
     manifest: CsvInput
     files: dict[str, InputFile]  # by file name as written in the manifest
+    unlisted: tuple[str, ...] = ()  # files in the folder no listing names (not read)
 
 
 def discover_deliveries(inbox: Path) -> list[Path]:
@@ -134,7 +138,49 @@ def read_delivery(folder: Path, inbox: Path | None = None) -> Delivery:
         MANIFEST_REQUIRED,
         delivery_file_name(folder, MANIFEST_NAME, inbox),
     )
-    return Delivery(folder=folder, manifest=manifest, files=listed_files(folder, manifest, inbox))
+    return Delivery(
+        folder=folder,
+        manifest=manifest,
+        files=listed_files(folder, manifest, inbox),
+        unlisted=unlisted_files(folder),
+    )
+
+
+def unlisted_files(folder: Path) -> tuple[str, ...]:
+    """The files of a delivery folder that no listing in it names (hidden files aside): they
+    are not read, and the analyst is told, since a file left out of its manifest is a
+    tournament that would otherwise never be rated. A folder may hold both listings."""
+    listed = set(LISTING_NAMES)
+    for name in LISTING_NAMES:
+        if (folder / name).is_file():
+            listing = csv_text(read_input_file(folder / name))
+            if listing.problems.height or "file" not in listing.rows.columns:
+                return ()  # an unreadable listing is refused: what it lists is unknown
+            files = listing.rows.get_column("file").drop_nulls()
+            listed |= {entry.strip() for entry in files}
+    return tuple(
+        sorted(
+            path.name
+            for path in folder.iterdir()
+            if path.is_file() and not path.name.startswith(".") and path.name not in listed
+        )
+    )
+
+
+def unlisted_problems(unlisted: Sequence[str], listing: str) -> pl.DataFrame:
+    """A warning for each file of a delivery that its listing does not name."""
+    return problems_frame(
+        [
+            problem(
+                f"{name} is in the delivery folder but {listing} does not list it: it was not "
+                "read (add a row for it, or take it out of the folder)",
+                field="file",
+                value=name,
+                severity="warning",
+            )
+            for name in unlisted
+        ]
+    )
 
 
 def listed_files(folder: Path, listing: CsvInput, inbox: Path | None) -> dict[str, InputFile]:

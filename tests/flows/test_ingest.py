@@ -312,3 +312,42 @@ def test_a_manifest_separated_by_semicolons_is_refused_whole_with_one_plain_reas
     assert line_no == 1
     assert reason.startswith("the header lacks the required columns tournament_id, file, ")
     assert "the file seems separated by ';' and must be comma-separated" in reason
+
+
+def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
+    # a tournament left out of its manifest would never be rated: the analyst is told
+    from flows.ingest import ingest_flow
+
+    delivery = tmp_path / "inbox" / "2026-04"
+    delivery.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, delivery / ERRAL)
+    shutil.copyfile(SHARED_TRF / ERRAL, delivery / "forgotten.trf")
+    (delivery / ".DS_Store").write_bytes(b"\0")  # hidden files are the file manager's
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": "OK-1",
+                "file": ERRAL,
+                "system": "elo_italia",
+                "received_on": "2026-04-02",
+            }
+        ],
+    )
+    warehouse = tmp_path / "w.duckdb"
+    counts = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
+    assert counts["tournaments_accepted"] == 1 and counts["warnings_new"] == 1
+    with Warehouse(warehouse).reader() as con:
+        warnings = con.execute(
+            "SELECT file_name, line_no, field, value, reason FROM input_warning"
+        ).fetchall()
+    assert warnings == [
+        (
+            "inbox/2026-04/manifest.csv",
+            None,
+            "file",
+            "forgotten.trf",
+            "forgotten.trf is in the delivery folder but manifest.csv does not list it: it was "
+            "not read (add a row for it, or take it out of the folder)",
+        )
+    ]
