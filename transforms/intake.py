@@ -240,7 +240,11 @@ def _same_player_twice(matched: pl.DataFrame) -> pl.DataFrame:
         [
             problem(
                 f"start numbers {', '.join(str(n) for n in starts)} are all player {player} "
-                f"(matched by {method}): one person cannot play twice in a tournament",
+                f"(matched by {method}): one person cannot play twice in a tournament"
+                if method != "provisional"
+                else f"start numbers {', '.join(str(n) for n in starts)} are unregistered "
+                "players the file describes alike (name, birth, federation, FIDE id): they "
+                "cannot be told apart; give their birth dates or ids in the file",
                 field="player",
                 value=player,
                 line_no=line,
@@ -254,7 +258,7 @@ def _same_player_twice(matched: pl.DataFrame) -> pl.DataFrame:
 
 def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, pl.DataFrame]:
     """Tournament facts: the manifest's dates win over the file's, with a warning if they differ;
-    a file's date after the receipt date is an error."""
+    a file's date after the receipt date is an error, and so is a tournament with no date."""
     header = parsed.tournament.row(0, named=True)
     received_on = manifest_row.get("received_on")
     found = []
@@ -289,6 +293,16 @@ def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, p
                     value=from_file,
                 )
             )
+    if header.get("start_date") is None and header.get("end_date") is None:
+        found.append(
+            problem(
+                "neither the file (lines 042 and 052) nor the manifest gives the dates of the "
+                "tournament: the date played decides its players' activity and the order of "
+                "their tournaments, and is never guessed; give start_date and end_date in the "
+                "manifest",
+                field="end_date",
+            )
+        )
     if manifest_row.get("time_control"):
         header["time_control"] = manifest_row["time_control"]
     return header, problems_frame(found)

@@ -35,7 +35,23 @@ def surname_key(name: pl.Expr) -> pl.Expr:
 
 
 def provisional_id() -> pl.Expr:
-    """A readable, deterministic id such as ``P-ROSSI_MARIO-1990-05-04-ITA``."""
+    """A readable, deterministic id such as ``P-ROSSI_MARIO-1990-05-04-ITA``.
+
+    Accented letters are written without their accents (``Müller`` and ``Möller`` stay two
+    people); a name with letters no Latin spelling keeps (Cyrillic, Greek, ``Ø``) adds its
+    UTF-8 bytes in hexadecimal, or every such name would come out the same."""
+    return _provisional_id(_latin_name_key(pl.col("name")))
+
+
+def _latin_name_key(name: pl.Expr) -> pl.Expr:
+    plain = name_key(name.str.normalize("NFKD").str.replace_all(r"\p{M}", ""))
+    latin = plain.str.replace_all(r"[^A-Z0-9]+", "_").str.strip_chars("_")
+    lossy = plain.str.contains(r"[^A-Z0-9 ,'.\-]")
+    spelt_out = (latin + "_U" + name_key(name).str.encode("hex")).str.strip_chars("_")
+    return pl.when(lossy).then(spelt_out).otherwise(latin)
+
+
+def _provisional_id(spelt: pl.Expr) -> pl.Expr:
     born = pl.coalesce(
         pl.col("birth_date").cast(pl.Utf8),
         pl.col("birth_year").cast(pl.Utf8),
@@ -44,7 +60,7 @@ def provisional_id() -> pl.Expr:
     return pl.concat_str(
         [
             pl.lit(PROVISIONAL_PREFIX),
-            name_key(pl.col("name")).str.replace_all(r"[^A-Z0-9]+", "_").str.strip_chars("_"),
+            spelt,
             pl.lit("-"),
             born,
             pl.lit("-"),
@@ -100,6 +116,7 @@ def match_players(
     merge_lookup = merges.select(
         pl.col("provisional_id"), pl.col("player_id").alias("player_id_by_merge")
     )
+
     matched = (
         entries.with_columns(
             pl.concat_str(

@@ -26,18 +26,28 @@ def write_manifest(folder: Path, rows: list[dict[str, str]]) -> Path:
     return path
 
 
+# the dates of the shared files that give none (no 042 or 052 line), as the analyst gives them
+# in the manifest when the ingest asks for them
+UNDATED_SHARED_FILES = {
+    "Sharly-Chess_bbpPairings__test_tests_team_utf8_names.input": ("2026-02-21", "2026-02-22")
+}
+
+
 def shared_delivery(folder: Path) -> list[dict[str, str]]:
     """A delivery holding every shared TRF file, each as an Elo Italia tournament."""
     rows = []
     for number, source in enumerate(shared_trf_files(), start=1):
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, folder / source.name)
+        start, end = UNDATED_SHARED_FILES.get(source.name, ("", ""))
         rows.append(
             {
                 "tournament_id": f"SH-{number:02d}",
                 "file": source.name,
                 "system": "elo_italia",
                 "received_on": "2026-03-01",
+                "start_date": start,
+                "end_date": end,
             }
         )
     write_manifest(folder, rows)

@@ -40,18 +40,22 @@ ROW = {
 
 
 def _trf_text(
-    second_fide_id: int, header: TrfHeader = HEADER, second_name: str = "Verdi, Anna"
+    second_fide_id: int | None,
+    header: TrfHeader = HEADER,
+    second_name: str = "Verdi, Anna",
+    first: tuple[str, int | None, date | None] = ("Rossi, Mario", 2500001, date(1980, 1, 2)),
 ) -> str:
+    first_name, first_fide_id, first_birth = first
     players = pl.DataFrame(
         {
             "start_number": [1, 2],
             "sex": ["m", "w"],
             "title": [None, None],
-            "name": ["Rossi, Mario", second_name],
+            "name": [first_name, second_name],
             "rating": [1800, 1700],
             "federation": ["ITA", "ITA"],
-            "fide_id": [2500001, second_fide_id],
-            "birth_date": [date(1980, 1, 2), date(1990, 3, 4)],
+            "fide_id": [first_fide_id, second_fide_id],
+            "birth_date": [first_birth, date(1990, 3, 4) if first_birth else None],
             "points": [1.0, 0.0],
             "rank": [1, 2],
         }
@@ -75,7 +79,11 @@ def _intake(
     rulebook: Rulebook | None = None,
     second_name: str = "Verdi, Anna",
 ):
-    parsed = parse_trf(_trf_text(second_fide_id, header, second_name).encode())
+    return _intake_of(_trf_text(second_fide_id, header, second_name), row, rulebook)
+
+
+def _intake_of(text: str, row: dict[str, object] = ROW, rulebook: Rulebook | None = None):
+    parsed = parse_trf(text.encode())
     problems = validate_parsed({"T-1": parsed})["T-1"]
     return build_intake(
         row,
@@ -107,6 +115,21 @@ def test_two_start_numbers_resolving_to_one_player_quarantine_the_tournament():
     assert intake.status == QUARANTINED
     reasons = intake.errors.get_column("reason").to_list()
     assert any("start numbers 1, 2 are all player 100001" in reason for reason in reasons)
+
+
+def test_two_unregistered_players_described_alike_are_named_as_such():
+    # two Gialli, Marco without birth date or id: not "one person playing twice"
+    text = _trf_text(None, second_name="Gialli, Marco", first=("Gialli, Marco", None, None))
+    intake = _intake_of(text)
+    assert intake.status == QUARANTINED
+    assert intake.errors.select("field", "reason").rows() == [
+        (
+            "player",
+            "start numbers 1, 2 are unregistered players the file describes alike (name, "
+            "birth, federation, FIDE id): they cannot be told apart; give their birth dates "
+            "or ids in the file",
+        )
+    ]
 
 
 def test_a_fide_id_of_someone_else_is_not_matched_and_is_reported():
@@ -167,3 +190,26 @@ def test_a_file_date_after_the_receipt_date_quarantines_the_tournament():
         2500002, replace(HEADER, end_date=date(2029, 2, 2)), {**ROW, "end_date": date(2019, 2, 2)}
     )
     assert corrected.status == ACCEPTED
+
+
+def test_a_tournament_without_dates_is_quarantined_with_the_reason():
+    # no 042/052 in the file, none in the manifest: the receipt date would stand for the date
+    # played (activity, the order of a player's tournaments), a guess
+    undated = "".join(
+        line
+        for line in _trf_text(2500002).splitlines(keepends=True)
+        if not line.startswith(("042", "052"))
+    )
+    intake = _intake_of(undated)
+    assert intake.status == QUARANTINED
+    assert intake.errors.select("field", "reason").rows() == [
+        (
+            "end_date",
+            "neither the file (lines 042 and 052) nor the manifest gives the dates of the "
+            "tournament: the date played decides its players' activity and the order of their "
+            "tournaments, and is never guessed; give start_date and end_date in the manifest",
+        )
+    ]
+    # the manifest's dates settle it
+    dated = _intake_of(undated, {**ROW, "start_date": date(2019, 2, 1), "end_date": None})
+    assert dated.status == ACCEPTED

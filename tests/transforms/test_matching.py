@@ -90,6 +90,22 @@ def test_a_fide_id_matches_only_when_the_surname_or_the_birth_year_agrees():
     assert matched["player_id"][0] == "P-SAN_FELIPE_GONZALEZ_JUAN-1957-ITA-F2500001"
 
 
+def test_unknown_players_whose_names_differ_only_in_letters_outside_a_z_stay_apart():
+    # the id dropped every letter outside A-Z: Müller and Möller were one person, and so was
+    # every player with a Cyrillic name and no birth date in one tournament
+    entries = _entries(
+        name=["Müller, Hans", "Möller, Hans", "Иванов, Иван", "Петров, Пётр", "O'Brien, Seán"],
+        federation=["GER", "GER", "RUS", "RUS", "IRL"],
+    )
+    ids = match_players(entries, REGISTRY, NO_MERGES).sort("start_number")["player_id"]
+    assert ids.to_list()[:2] == ["P-MULLER_HANS-NA-GER", "P-MOLLER_HANS-NA-GER"]
+    assert ids.to_list()[4] == "P-O_BRIEN_SEAN-NA-IRL"
+    # a Cyrillic name is spelt out by its bytes: two names, two ids, the same one each time
+    assert ids[2] != ids[3] and all(len(ident) > len("P--NA-RUS") for ident in ids[2:4])
+    again = match_players(_entries(name=["ИВАНОВ  Иван"], federation=["RUS"]), REGISTRY, NO_MERGES)
+    assert again["player_id"][0] == ids[2]
+
+
 def test_name_without_birth_date_is_not_enough():
     matched = match_players(_entries(name=["Rossi, Mario"]), REGISTRY, NO_MERGES)
     assert matched["match_method"][0] == "provisional"
