@@ -674,28 +674,39 @@ def _games(
             ),
             ERROR,
         ),
+        # a pairing without its result is a game the rating would lose: the round was not
+        # finished when the file was written, or the result was left out
         _flag(
             parsed,
-            pl.col("readable") & ~pl.col("blank") & (pl.col("result_code") == ""),
+            pl.col("readable")
+            & ~pl.col("blank")
+            & (pl.col("result_code") == "")
+            & pl.col("opponent").is_not_null(),
             "result",
             block_text,
-            pl.when(pl.col("opponent").is_not_null())
-            .then(
-                pl.format(
-                    "player {} round {}: paired with {} but no result is recorded",
-                    me,
-                    rnd,
-                    pl.col("opponent"),
-                )
-            )
-            .otherwise(
-                pl.format(
-                    "player {} round {}: entry '{}' has no result code; counted as not "
-                    "paired (0 points)",
-                    me,
-                    rnd,
-                    block_text,
-                )
+            pl.format(
+                "player {} round {}: paired with {} but no result is recorded; give the "
+                "result (a file written before the round ended lacks it)",
+                me,
+                rnd,
+                pl.col("opponent"),
+            ),
+            ERROR,
+        ),
+        _flag(
+            parsed,
+            pl.col("readable")
+            & ~pl.col("blank")
+            & (pl.col("result_code") == "")
+            & pl.col("opponent").is_null(),
+            "result",
+            block_text,
+            pl.format(
+                "player {} round {}: entry '{}' has no result code; counted as not paired "
+                "(0 points)",
+                me,
+                rnd,
+                block_text,
             ),
             WARNING,
         ),

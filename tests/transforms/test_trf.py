@@ -641,16 +641,21 @@ def test_birth_date_spellings() -> None:
     assert _warnings(parsed)["line_no"].to_list() == [4, 5]  # 1991/02/30 and "born 1990"
 
 
-def test_unpaired_with_opponent_and_colour_clash_are_warnings() -> None:
+def test_a_pairing_without_result_is_an_error_and_a_colour_clash_a_warning() -> None:
+    # a paired game with no result on either line would be lost from the rating (it was a
+    # warning): the file was written before the round ended, or the result was left out
     raw = trf(
         line001(1, "A", 0.0, [entry(2, "w", " ")]),
         line001(2, "B", 0.0, [entry(1, "w", " ")]),
     )
     parsed = parse_trf(raw)
-    assert _errors(parsed).height == 0
-    reasons = _warnings(parsed)["reason"].to_list()
-    assert "player 1 round 1: paired with 2 but no result is recorded" in reasons
-    assert "round 1: players 1 and 2 both have colour 'w'" in reasons
+    errors = _errors(parsed)["reason"].to_list()
+    assert errors == [
+        f"player {me} round 1: paired with {other} but no result is recorded; give the result "
+        "(a file written before the round ended lacks it)"
+        for me, other in ((1, 2), (2, 1))
+    ]
+    assert "round 1: players 1 and 2 both have colour 'w'" in _warnings(parsed)["reason"]
     assert _game(parsed, 1, 1)["opponent"] == 2
 
 
