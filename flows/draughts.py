@@ -48,7 +48,7 @@ from flows.lists import (
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
 from flows.report import MAX_LISTED, TOP_MOVES, moves_sections
-from flows.runtime import RunRecord, artifact_key, publish_markdown, say
+from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import (
     KnownTournaments,
@@ -108,6 +108,7 @@ def load_rubele_rulebook(system: str, path: str | None = None) -> RubeleRulebook
 
 
 @flow(name="load-fid-registry")
+@failure_recorded("load-fid-registry")
 def load_fid_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
     """The FID registry (``players.csv``, ``memberships.csv``) as the snapshot at ``as_of``."""
     return load_snapshot(FID_REGISTRY, folder, as_of, warehouse)
@@ -403,6 +404,7 @@ def ingest_delivery(
 
 
 @flow(name="ingest-draughts")
+@failure_recorded("ingest-draughts")
 def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
     """Ingest every draughts delivery (a folder with ``tournaments.csv``) under ``inbox``."""
     run = RunRecord(flow="ingest-draughts", parameters={"inbox": inbox})
@@ -632,6 +634,7 @@ def publish_rubele(
 
 
 @flow(name="rubele-quarterly")
+@failure_recorded("quarterly")
 def rubele_quarterly_flow(
     system: str, list_date: date, warehouse: str, rulebook_path: str | None = None
 ) -> dict[str, int]:
@@ -677,6 +680,7 @@ def rubele_report_of(
 
 
 @flow(name="rubele-recalculate")
+@failure_recorded("recalculate")
 def rubele_recalculate_flow(
     system: str,
     warehouse: str,

@@ -24,7 +24,7 @@ from flows.inputs import (
 )
 from flows.lists import load_rulebook
 from flows.report import ingest_report
-from flows.runtime import RunRecord, publish_markdown, say
+from flows.runtime import RunRecord, failure_recorded, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
 from schemas.inputs import CHESS_SYSTEMS, ManifestRow
@@ -314,6 +314,7 @@ def write_outcomes(
 
 
 @flow(name="ingest")
+@failure_recorded("ingest")
 def ingest_flow(
     inbox: str, warehouse: str, national_federation: str = DEFAULT_NATIONAL_FEDERATION
 ) -> dict[str, int]:

@@ -24,7 +24,7 @@ from prefect.utilities.annotations import quote
 from flows.inputs import read_csv_text
 from flows.registry import checked_csv
 from flows.report import list_report
-from flows.runtime import RunRecord, publish_markdown, say
+from flows.runtime import RunRecord, failure_recorded, publish_markdown, say
 from flows.warehouse import (
     BatchedInserts,
     Warehouse,
@@ -657,6 +657,7 @@ def inputs_checksums(written: list[WrittenList]) -> dict[str, str]:
 
 
 @flow(name="quarterly")
+@failure_recorded("quarterly")
 def quarterly_flow(
     system: str, list_date: date, warehouse: str, rulebook_path: str | None = None
 ) -> dict[str, int]:
@@ -762,6 +763,7 @@ def refuse_an_import_after_computed_lists(
 
 
 @flow(name="import-list")
+@failure_recorded("import-list")
 def import_list_flow(file: str, system: str, list_date: date, warehouse: str) -> dict[str, int]:
     """Bootstrap a system from its last official list (player_id, rating, games, k, category;
     for a draughts system the rating is the capital and k is empty).

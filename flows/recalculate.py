@@ -42,7 +42,7 @@ from flows.lists import (
     write_list,
 )
 from flows.report import list_report, recalculation_report
-from flows.runtime import RunRecord, artifact_key, publish_markdown, say
+from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown, say
 from flows.warehouse import (
     ROW_GROUP_ROWS,
     BatchedInserts,
@@ -246,6 +246,7 @@ class BackgroundPublisher:
 
 
 @flow(name="recalculate")
+@failure_recorded("recalculate")
 def recalculate_flow(
     system: str,
     warehouse: str,

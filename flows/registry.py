@@ -12,7 +12,7 @@ import polars as pl
 from prefect import flow
 
 from flows.inputs import CsvInput, read_csv_text
-from flows.runtime import RunRecord, publish_markdown, say
+from flows.runtime import RunRecord, failure_recorded, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import Membership, RegistryPlayer
@@ -163,6 +163,7 @@ def _existing_load(
 
 
 @flow(name="load-registry")
+@failure_recorded("load-registry")
 def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
     """Load ``players.csv`` and ``memberships.csv`` from ``folder`` as the snapshot at ``as_of``."""
     return load_snapshot(FSI_REGISTRY, folder, as_of, warehouse)
@@ -296,6 +297,7 @@ def _refuse(
 
 
 @flow(name="merge-player")
+@failure_recorded("merge-player")
 def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note: str = "") -> str:
     """Record that a provisional id is a registered player; later runs use the real id."""
     run = RunRecord(

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import os
 import re
 import subprocess
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
+from typing import Any, TypeVar
 
 import duckdb
 
 from flows.warehouse import execute
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+FlowFunction = TypeVar("FlowFunction", bound=Callable[..., Any])
 
 
 def configure_prefect_environment(verbose: bool = False) -> None:
@@ -112,6 +116,53 @@ class RunRecord:
                 report,
             ],
         )
+
+
+def failure_recorded(flow_name: str) -> Callable[[FlowFunction], FlowFunction]:
+    """A flow whose failure is recorded in the warehouse it was given (argument ``warehouse``):
+    status ``failed`` and the reason as its report, written once the run's own writes are
+    rolled back, so the ``run`` view lists every run and the data stays as it was. A run that
+    recorded itself before failing (a refused load) keeps its record."""
+
+    def decorate(function: FlowFunction) -> FlowFunction:
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            started_at = datetime.now()
+            try:
+                return function(*args, **kwargs)
+            except Exception as error:
+                arguments = signature.bind(*args, **kwargs)
+                arguments.apply_defaults()
+                record_failure(flow_name, dict(arguments.arguments), started_at, error)
+                raise
+
+        # Prefect validates parameters from the signature, resolving string annotations in the
+        # wrapper's module: give it the types themselves
+        recorded.__signature__ = inspect.signature(function, eval_str=True)  # type: ignore[attr-defined]
+        return recorded  # type: ignore[return-value]
+
+    return decorate
+
+
+def record_failure(
+    flow_name: str, parameters: dict[str, Any], started_at: datetime, error: Exception
+) -> None:
+    from flows.warehouse import Warehouse
+
+    warehouse = parameters.get("warehouse")
+    if not warehouse or not Path(str(warehouse)).exists():
+        return  # no warehouse to record it in (the run would have created it)
+    run = RunRecord(flow=flow_name, parameters=parameters, started_at=started_at)
+    reason = str(error).strip() or type(error).__name__
+    try:
+        with Warehouse(Path(str(warehouse))).transaction(create=False) as con:
+            recorded = execute(con, "SELECT 1 FROM run_record WHERE run_id = ?", [run.run_id])
+            if not recorded:
+                run.write(con, "failed", f"# {flow_name} failed\n\n{reason}\n")
+    except Exception as second:  # the warehouse itself failed: the run's error is the one shown
+        say(f"(the failure could not be recorded in {warehouse}: {second})")
 
 
 def publish_markdown(report: str, key: str) -> None:

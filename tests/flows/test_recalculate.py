@@ -337,6 +337,18 @@ def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
     with pytest.raises(ListError, match="a list before it \\(2018-10-01\\)"):
         quarterly_flow("elo_italia", date(2018, 10, 1), warehouse)
     assert _official(warehouse) == before
+    # each refused run is in the run view, with its reason (the data stays as it was)
+    with Warehouse(warehouse).reader() as con:
+        failed = con.execute(
+            "SELECT flow, status, report FROM run WHERE status = 'failed' ORDER BY started_at"
+        ).fetchall()
+    assert [(flow, status) for flow, status, _ in failed] == [
+        ("recalculate", "failed"),
+        ("quarterly", "failed"),
+        ("recalculate", "failed"),
+        ("quarterly", "failed"),
+    ]
+    assert failed[0][2].startswith("# recalculate failed\n\n") and "was imported" in failed[0][2]
 
 
 def test_a_new_receipt_date_moves_a_tournament_and_it_is_rated_once(season_warehouse, tmp_path):
