@@ -38,6 +38,39 @@ def test_migrations_apply_once_and_views_exist(tmp_path):
     assert {"run", "rejection", "tournament", "registry_snapshot"} <= views
 
 
+def test_the_hundredths_of_variations_written_before_them_are_filled_exactly(tmp_path):
+    # a list written before migration 008 has only the decimals (-4.05 is -4.0499... as a
+    # double): the migration gives it the hundredths, for FSI lists only
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    with warehouse.transaction() as con:
+        con.execute("ALTER TABLE list_variation DROP COLUMN raw_hundredths")
+        con.execute("ALTER TABLE list_variation DROP COLUMN applied_hundredths")
+        con.execute("DELETE FROM schema_migration WHERE name = '008_variation_hundredths.sql'")
+        for system, raw, applied in (
+            ("elo_italia", -4.05, 0.0),
+            ("elo_rapid", 16.8, 16.8),
+            ("rubele_italiana", 3.7, 4.0),
+        ):
+            con.execute(
+                "INSERT INTO list_variation (system, scenario, list_date, revision, "
+                "tournament_id, tournament_version, player_id, games, score, expected, "
+                "raw_variation, applied_variation) VALUES (?, 'official', DATE '2019-04-01', "
+                "1, 'T', 1, 'P', 1, 1, 0.5, ?, ?)",
+                [system, raw, applied],
+            )
+    with warehouse.transaction():
+        pass  # applies 008 again
+    with warehouse.reader() as con:
+        rows = con.execute(
+            "SELECT system, raw_hundredths, applied_hundredths FROM list_variation ORDER BY 1"
+        ).fetchall()
+    assert rows == [
+        ("elo_italia", -405, 0),
+        ("elo_rapid", 1680, 1680),
+        ("rubele_italiana", None, None),
+    ]
+
+
 def test_a_failed_transaction_leaves_the_file_as_it_was(tmp_path):
     warehouse = Warehouse(tmp_path / "w.duckdb")
     with warehouse.transaction() as con:
