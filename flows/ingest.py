@@ -32,6 +32,7 @@ from schemas.problems import empty_problems, problem, problems_frame
 from schemas.validation import validate
 from transforms.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
 from transforms.manifest import parse_arbiter_ratings, type_manifest
+from transforms.matching import provisional_aliases
 from transforms.registry import latest_identity
 from transforms.rulebook import Rulebook
 from transforms.trf import parse_trf
@@ -50,6 +51,8 @@ class MatchingContext:
     known: KnownTournaments
     # each system's rulebook: the size conditions of a valid tournament (Elo Rapid)
     rulebooks: dict[str, Rulebook] = field(default_factory=dict)
+    # the earlier provisional ids unidentified players keep (transforms.matching)
+    aliases: pl.DataFrame | None = None
 
 
 @dataclass
@@ -65,11 +68,13 @@ class DeliveryOutcome:
 def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
     snapshots = query_frame(con, read_sql("queries/registry_identity.sql"))
     merges = query_frame(con, "SELECT provisional_id, player_id FROM player_merge")
+    stored = query_frame(con, read_sql("queries/provisional_entries.sql"))
     return MatchingContext(
         registry_identity=latest_identity(snapshots),
         merges=merges,
         known=known_tournaments(con),
         rulebooks={system: load_rulebook(system) for system in CHESS_SYSTEMS},
+        aliases=provisional_aliases(stored),
     )
 
 
@@ -154,6 +159,7 @@ def prepare_delivery(
             schema_problems=schema_problems.get(tournament_id, empty_problems()),
             file_sha256=file.sha256 if file else None,
             trf_name=file.name if file else None,
+            aliases=context.aliases,
             arbiter_ratings=ratings.filter(pl.col("tournament_id") == tournament_id)
             if ratings.height
             else pl.DataFrame(schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32}),

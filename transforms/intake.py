@@ -201,7 +201,7 @@ def _fide_ids_of_others(matched: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
         return empty_problems()
     registered = registry.select(
         pl.col("player_id").alias("fide_id_disagrees_with"),
-        pl.col("name").alias("_registered_name"),
+        pl.col("name").fill_null("?").alias("_registered_name"),
         pl.col("birth_date").dt.year().cast(pl.Utf8).fill_null("?").alias("_registered_year"),
     )
     born = pl.coalesce(pl.col("birth_date").dt.year(), pl.col("birth_year")).cast(pl.Utf8)
@@ -218,7 +218,7 @@ def _fide_ids_of_others(matched: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
                 pl.col("fide_id_disagrees_with"),
                 pl.col("_registered_name"),
                 pl.col("_registered_year"),
-                pl.col("name"),
+                pl.col("name").fill_null("").replace("", "no name"),
                 born.fill_null("?"),
             ).alias("reason"),
             pl.lit("warning").alias("severity"),
@@ -345,6 +345,7 @@ def build_intake(
     manifest_rejected: bool = False,
     rulebook: Rulebook | None = None,
     trf_name: str | None = None,
+    aliases: pl.DataFrame | None = None,
 ) -> TournamentIntake:
     """Parse, validate and match one tournament; quarantine it if anything is wrong.
 
@@ -352,7 +353,8 @@ def build_intake(
     manifest): the file is still parsed and kept, but the tournament is quarantined.
     ``rulebook`` (of the tournament's system) gives the size conditions of a valid tournament
     in the era in force when it was played (RULES.md §2: Elo Rapid). ``trf_name`` is how the
-    file's rejections name it (by default as the manifest does).
+    file's rejections name it (by default as the manifest does); ``aliases`` keeps the earlier
+    provisional ids of unidentified players (:func:`transforms.matching.provisional_aliases`).
     """
     tournament_id = str(manifest_row["tournament_id"])
     key = version_key(file_sha256, manifest_row)
@@ -390,7 +392,7 @@ def build_intake(
             _tagged(_size_problems(parsed, header, rulebook), "trf", trf_name),
         ]
     )
-    matched = match_players(entries, registry_identity, merges)
+    matched = match_players(entries, registry_identity, merges, aliases)
     problems = pl.concat(
         [
             problems,

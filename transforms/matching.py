@@ -21,17 +21,25 @@ def name_key(name: pl.Expr) -> pl.Expr:
     return name.str.to_uppercase().str.replace_all(r"[,\s]+", " ").str.strip_chars()
 
 
+def plain_letters(name: pl.Expr) -> pl.Expr:
+    """Capitals without accents or punctuation, as files and the registry write a name
+    differently (``D'Angelo``/``DANGELO``)."""
+    return name.str.normalize("NFKD").str.replace_all(r"\p{M}", "").str.to_uppercase()
+
+
 def surname_key(name: pl.Expr) -> pl.Expr:
-    """The surname (before the comma, else the first word) in capitals without accents or
-    punctuation, as files and the registry write it differently (``D'Angelo``/``DANGELO``)."""
-    plain = name.str.normalize("NFKD").str.replace_all(r"\p{M}", "").str.to_uppercase()
-    surname = plain.str.split(",").list.first().str.strip_chars()
+    """The surname (before the comma, else the first word), in plain letters."""
+    plain = plain_letters(name)
     surname = (
         pl.when(plain.str.contains(","))
-        .then(surname)
+        .then(plain.str.split(",").list.first())
         .otherwise(plain.str.strip_chars().str.split(" ").list.first())
     )
     return surname.str.replace_all(r"[^A-Z0-9]", "")
+
+
+def _letters_only(name: pl.Expr) -> pl.Expr:
+    return plain_letters(name).str.replace_all(r"[^A-Z0-9]", "")
 
 
 def provisional_id() -> pl.Expr:
@@ -44,11 +52,28 @@ def provisional_id() -> pl.Expr:
 
 
 def _latin_name_key(name: pl.Expr) -> pl.Expr:
-    plain = name_key(name.str.normalize("NFKD").str.replace_all(r"\p{M}", ""))
+    plain = name_key(plain_letters(name))
     latin = plain.str.replace_all(r"[^A-Z0-9]+", "_").str.strip_chars("_")
-    lossy = plain.str.contains(r"[^A-Z0-9 ,'.\-]")
+    # letters that lose nothing but their accents need no more; others would be lost
+    lossy = plain.str.contains(r"[^\x00-\x7F]")
     spelt_out = (latin + "_U" + name_key(name).str.encode("hex")).str.strip_chars("_")
     return pl.when(lossy).then(spelt_out).otherwise(latin)
+
+
+def provisional_aliases(stored: pl.DataFrame) -> pl.DataFrame:
+    """(provisional_id, earlier_id): the provisional ids now given to unidentified players
+    whom the warehouse already holds under an id given before 2026-12-02 (when accents and
+    non-Latin letters were dropped), so they keep that id and stay one player. ``stored``:
+    the warehouse's provisional entries (provisional_id and the fields the id is made of). An
+    earlier id that two players shared (``M_LLER`` for Müller and Möller) is kept by none."""
+    now = stored.select(
+        provisional_id().alias("provisional_id"), pl.col("provisional_id").alias("earlier_id")
+    ).unique()
+    return (
+        now.filter(pl.col("provisional_id") != pl.col("earlier_id"))
+        .filter(pl.len().over("earlier_id") == 1, pl.len().over("provisional_id") == 1)
+        .sort("provisional_id")
+    )
 
 
 def _provisional_id(spelt: pl.Expr) -> pl.Expr:
@@ -82,7 +107,10 @@ def _unambiguous(registry: pl.DataFrame, key: str) -> pl.DataFrame:
 
 
 def match_players(
-    entries: pl.DataFrame, registry: pl.DataFrame, merges: pl.DataFrame
+    entries: pl.DataFrame,
+    registry: pl.DataFrame,
+    merges: pl.DataFrame,
+    aliases: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Add ``player_id`` and ``match_method`` to tournament entries.
 
@@ -90,7 +118,8 @@ def match_players(
     ``registry`` one row per registered player (player_id, name, birth_date, fide_id);
     ``merges`` the analyst's decisions (provisional_id, player_id). ``fide_id_disagrees_with``
     names the registered player a line's FIDE id belongs to when neither the surname nor the
-    birth year agrees with him (the line is not matched by the id).
+    birth year agrees with him and no other evidence matches the line to him. ``aliases``
+    (:func:`provisional_aliases`) keeps the earlier id of an unidentified player.
     """
     by_national = registry.select(
         pl.col("player_id").alias("national_id"),
@@ -100,6 +129,7 @@ def match_players(
         registry.select(
             pl.col("player_id").alias("player_id_by_fide_id"),
             surname_key(pl.col("name")).alias("_registered_surname"),
+            _letters_only(pl.col("name")).alias("_registered_letters"),
             pl.col("birth_date").dt.year().alias("_registered_year"),
         ),
         on="player_id_by_fide_id",
@@ -124,15 +154,22 @@ def match_players(
             ).alias("name_birth_key"),
             provisional_id().alias("provisional_id"),
         )
+        .pipe(_with_earlier_ids, aliases)
         .join(by_national, on="national_id", how="left")
         .join(by_fide, on="fide_id", how="left")
         .join(by_name, on="name_birth_key", how="left")
         .join(merge_lookup, on="provisional_id", how="left")
     )
     year = pl.coalesce(pl.col("birth_date").dt.year(), pl.col("birth_year"))
-    fide_agrees = (surname_key(pl.col("name")) == pl.col("_registered_surname")).fill_null(
-        False
-    ) | (year == pl.col("_registered_year")).fill_null(False)
+    # the surnames agree when one name begins with the other's surname: a file without the
+    # comma ("De Luca Mario") cannot say where a compound surname ends
+    letters = _letters_only(pl.col("name"))
+    same_surname = letters.str.starts_with(pl.col("_registered_surname")) | pl.col(
+        "_registered_letters"
+    ).str.starts_with(surname_key(pl.col("name")))
+    fide_agrees = (
+        (pl.col("_registered_surname") != "") & same_surname & (surname_key(pl.col("name")) != "")
+    ).fill_null(False) | (year == pl.col("_registered_year")).fill_null(False)
     matched = matched.with_columns(
         # the registered player a FIDE id names when nothing else of the line agrees with him
         pl.when(fide_agrees)
@@ -140,7 +177,7 @@ def match_players(
         .otherwise(pl.col("player_id_by_fide_id"))
         .alias("fide_id_disagrees_with"),
         pl.when(fide_agrees).then(pl.col("player_id_by_fide_id")).alias("player_id_by_fide_id"),
-    ).drop("_registered_surname", "_registered_year")
+    ).drop("_registered_surname", "_registered_letters", "_registered_year")
     candidates = [
         ("national_id", "player_id_by_national_id"),
         ("fide_id", "player_id_by_fide_id"),
@@ -150,12 +187,31 @@ def match_players(
     method = pl.lit("provisional")
     for name, column in reversed(candidates):
         method = pl.when(pl.col(column).is_not_null()).then(pl.lit(name)).otherwise(method)
-    return matched.with_columns(
-        pl.coalesce(
-            [pl.col(column) for _, column in candidates] + [pl.col("provisional_id")]
-        ).alias("player_id"),
-        method.alias("match_method"),
-    ).drop([column for _, column in candidates] + ["name_birth_key"])
+    return (
+        matched.with_columns(
+            pl.coalesce(
+                [pl.col(column) for _, column in candidates] + [pl.col("provisional_id")]
+            ).alias("player_id"),
+            method.alias("match_method"),
+        )
+        # other evidence found the very player the id names: nothing to report
+        .with_columns(
+            pl.when(pl.col("fide_id_disagrees_with") != pl.col("player_id"))
+            .then(pl.col("fide_id_disagrees_with"))
+            .alias("fide_id_disagrees_with")
+        )
+        .drop([column for _, column in candidates] + ["name_birth_key"])
+    )
+
+
+def _with_earlier_ids(entries: pl.DataFrame, aliases: pl.DataFrame | None) -> pl.DataFrame:
+    if aliases is None or aliases.height == 0:
+        return entries
+    return (
+        entries.join(aliases, on="provisional_id", how="left", maintain_order="left")
+        .with_columns(pl.coalesce("earlier_id", "provisional_id").alias("provisional_id"))
+        .drop("earlier_id")
+    )
 
 
 def rematch_provisional(waiting: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:

@@ -4,7 +4,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.matching import match_players, rematch_provisional
+from transforms.matching import match_players, provisional_aliases, rematch_provisional
 
 REGISTRY = pl.DataFrame(
     {
@@ -104,6 +104,66 @@ def test_unknown_players_whose_names_differ_only_in_letters_outside_a_z_stay_apa
     assert ids[2] != ids[3] and all(len(ident) > len("P--NA-RUS") for ident in ids[2:4])
     again = match_players(_entries(name=["ИВАНОВ  Иван"], federation=["RUS"]), REGISTRY, NO_MERGES)
     assert again["player_id"][0] == ids[2]
+
+
+def test_a_compound_surname_written_without_the_comma_agrees_with_its_fide_id():
+    # "De Luca Mario" cannot say where the surname ends: it begins with De Luca's surname
+    registry = pl.concat(
+        [
+            REGISTRY,
+            pl.DataFrame(
+                {
+                    "player_id": ["100006"],
+                    "name": ["De Luca, Mario"],
+                    "birth_date": [date(1985, 1, 1)],
+                    "fide_id": [2500006],
+                },
+                schema=REGISTRY.schema,
+            ),
+        ]
+    )
+    entries = _entries(name=["De Luca Mario", "DELUCA, M."], fide_id=[2500006, 2500006])
+    matched = match_players(entries, registry, NO_MERGES).sort("start_number")
+    assert matched.select("player_id", "match_method").rows() == [
+        ("100006", "fide_id"),
+        ("100006", "fide_id"),
+    ]
+
+
+def test_no_warning_when_other_evidence_finds_the_player_the_fide_id_names():
+    # a married name: the national id finds Bianchi (100003 is Verdi here), whose FIDE id the
+    # line carries; the id does not disagree with the player the line is
+    entries = _entries(name=["Neri-Verdi, Luca"], national_id=["100003"], fide_id=[2500003])
+    matched = match_players(entries, REGISTRY, NO_MERGES)
+    assert matched.select("player_id", "match_method", "fide_id_disagrees_with").row(0) == (
+        "100003",
+        "national_id",
+        None,
+    )
+
+
+def test_an_unidentified_player_keeps_the_provisional_id_the_warehouse_holds():
+    # ids given before accents were kept: Müller stays P-M_LLER_HANS-…, the id his earlier
+    # tournaments have; an id two people shared (Neumann and Neümann here) is kept by neither
+    stored = _entries(
+        name=["Müller, Hans", "Neumann, Eva", "Neümann, Eva"], federation=["GER"] * 3
+    ).with_columns(
+        pl.Series(
+            "provisional_id",
+            ["P-M_LLER_HANS-NA-GER", "P-NEUMANN_EVA-NA-GER", "P-NEUMANN_EVA-NA-GER"],
+        )
+    )
+    aliases = provisional_aliases(stored)
+    assert aliases.rows() == [("P-MULLER_HANS-NA-GER", "P-M_LLER_HANS-NA-GER")]
+    entries = _entries(name=["MÜLLER Hans", "Möller, Hans"], federation=["GER", "GER"])
+    ids = match_players(entries, REGISTRY, NO_MERGES, aliases).sort("start_number")
+    assert ids["player_id"].to_list() == ["P-M_LLER_HANS-NA-GER", "P-MOLLER_HANS-NA-GER"]
+
+
+def test_punctuation_does_not_spell_a_latin_name_out():
+    entries = _entries(name=["Rossi (ITA), Mario", "Smith_Jr, A"])
+    ids = match_players(entries, REGISTRY, NO_MERGES).sort("start_number")["player_id"]
+    assert ids.to_list() == ["P-ROSSI_ITA_MARIO-NA-ITA", "P-SMITH_JR_A-NA-ITA"]
 
 
 def test_name_without_birth_date_is_not_enough():
