@@ -150,19 +150,20 @@ def unlisted_files(folder: Path) -> tuple[str, ...]:
     """The files of a delivery folder that no listing in it names (hidden files aside): they
     are not read, and the analyst is told, since a file left out of its manifest is a
     tournament that would otherwise never be rated. A folder may hold both listings."""
-    listed = set(LISTING_NAMES)
+    listed = {(folder / name).resolve() for name in LISTING_NAMES}
     for name in LISTING_NAMES:
         if (folder / name).is_file():
             listing = csv_text(read_input_file(folder / name))
             if listing.problems.height or "file" not in listing.rows.columns:
                 return ()  # an unreadable listing is refused: what it lists is unknown
             files = listing.rows.get_column("file").drop_nulls()
-            listed |= {entry.strip() for entry in files}
+            # as the listing's files are read: "./a.trf" is a.trf
+            listed |= {(folder / entry.strip()).resolve() for entry in files}
     return tuple(
         sorted(
             path.name
             for path in folder.iterdir()
-            if path.is_file() and not path.name.startswith(".") and path.name not in listed
+            if path.is_file() and not path.name.startswith(".") and path.resolve() not in listed
         )
     )
 

@@ -130,11 +130,11 @@ def failure_recorded(flow_name: str) -> Callable[[FlowFunction], FlowFunction]:
         @functools.wraps(function)
         def recorded(*args: Any, **kwargs: Any) -> Any:
             started_at = datetime.now()
+            arguments = signature.bind(*args, **kwargs)  # wrong arguments fail here, as before
+            arguments.apply_defaults()
             try:
                 return function(*args, **kwargs)
             except Exception as error:
-                arguments = signature.bind(*args, **kwargs)
-                arguments.apply_defaults()
                 record_failure(flow_name, dict(arguments.arguments), started_at, error)
                 raise
 

@@ -322,6 +322,7 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
     delivery.mkdir(parents=True)
     shutil.copyfile(SHARED_TRF / ERRAL, delivery / ERRAL)
     shutil.copyfile(SHARED_TRF / ERRAL, delivery / "forgotten.trf")
+    shutil.copyfile(SHARED_TRF / ERRAL, delivery / "listed.trf")  # listed as ./listed.trf
     (delivery / ".DS_Store").write_bytes(b"\0")  # hidden files are the file manager's
     write_manifest(
         delivery,
@@ -331,12 +332,18 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
                 "file": ERRAL,
                 "system": "elo_italia",
                 "received_on": "2026-04-02",
-            }
+            },
+            {
+                "tournament_id": "OK-2",
+                "file": "./listed.trf",
+                "system": "elo_rapid",
+                "received_on": "2026-04-02",
+            },
         ],
     )
     warehouse = tmp_path / "w.duckdb"
     counts = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
-    assert counts["tournaments_accepted"] == 1 and counts["warnings_new"] == 1
+    assert counts["tournaments_new_versions"] == 2 and counts["warnings_new"] == 1
     with Warehouse(warehouse).reader() as con:
         warnings = con.execute(
             "SELECT file_name, line_no, field, value, reason FROM input_warning"
@@ -351,3 +358,24 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
             "not read (add a row for it, or take it out of the folder)",
         )
     ]
+
+
+def test_a_rejection_is_recorded_once_whichever_folder_the_inbox_is_read_from(tmp_path):
+    # the file's name says where it was found (inbox/2026-04/… or 2026-04/…); the rejection
+    # of the manifest's row without a receipt date is the same one
+    from flows.ingest import ingest_flow
+
+    delivery = tmp_path / "inbox" / "2026-04"
+    delivery.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, delivery / ERRAL)
+    write_manifest(
+        delivery,
+        [{"tournament_id": "NODATE-1", "file": ERRAL, "system": "elo_italia", "received_on": ""}],
+    )
+    warehouse = tmp_path / "w.duckdb"
+    first = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
+    again = ingest_flow(str(delivery), str(warehouse))
+    assert first["rejections_new"] > 0 and again["rejections_new"] == 0
+    with Warehouse(warehouse).reader() as con:
+        names = con.execute("SELECT DISTINCT file_name FROM rejection").fetchall()
+    assert names == [("inbox/2026-04/manifest.csv",)]
