@@ -225,6 +225,19 @@ def _facts(
     )
 
 
+# on the rapid list at 1650 (letter E, definitive), 80 games
+OLD_ON_THE_LIST = {
+    "player_id": "OLD",
+    "rating": 1650,
+    "rating_type": "elo_rapid",
+    "total_games": 80,
+    "category": "E",
+    "letter": "E",
+    "letter_provisional": False,
+    "letter_held": 3,
+}
+
+
 def _one_game_each(pairs: list[tuple[str, str]]) -> tuple[list[dict], list[tuple]]:
     """A draw per pair, each in its own tournament (no winner protection at stake: draws)."""
     entries, games = [], []
@@ -253,18 +266,7 @@ def test_entry_precedence_arbiter_then_fide_rapid_fide_standard_elo_italia_then_
     entries[0]["arbiter_rating"] = 1700
     entries[5]["arbiter_rating"] = 1900  # OLD: an arbiter rating does not raise a listed one
     facts = _facts(
-        previous=[
-            {
-                "player_id": "OLD",
-                "rating": 1650,
-                "rating_type": "elo_rapid",
-                "total_games": 80,
-                "category": "E",
-                "letter": "E",
-                "letter_provisional": False,
-                "letter_held": 3,
-            }
-        ],
+        previous=[OLD_ON_THE_LIST],
         entries=entries,
         games=games,
         registry=registry,
@@ -290,18 +292,7 @@ def test_a_rapid_newcomer_plays_with_k_30_whatever_the_registry_k() -> None:
     # protection keeps him at 1650.
     entries, games = _one_game_each([("NEW", "OLD")])
     facts = _facts(
-        previous=[
-            {
-                "player_id": "OLD",
-                "rating": 1650,
-                "rating_type": "elo_rapid",
-                "total_games": 80,
-                "category": "E",
-                "letter": "E",
-                "letter_provisional": False,
-                "letter_held": 3,
-            }
-        ],
+        previous=[OLD_ON_THE_LIST],
         entries=entries,
         games=games,
         registry=[{"player_id": "NEW", "k_override": 15}, {"player_id": "OLD", "k_override": 15}],
