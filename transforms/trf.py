@@ -33,6 +33,7 @@ Choices worth knowing:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -195,10 +196,9 @@ def encoding_name(encoding: str) -> str:
 def _single_byte(raw: bytes) -> tuple[str, str]:
     """Windows-1252 when the file uses its letters at 0x80-0x9F, else Latin-1 (the same text)."""
     if any(0x80 <= byte <= 0x9F for byte in raw):
-        try:
+        # a byte Windows-1252 leaves undefined: not a Windows file either
+        with contextlib.suppress(UnicodeDecodeError):
             return raw.decode("cp1252"), "cp1252"
-        except UnicodeDecodeError:
-            pass  # a byte Windows-1252 leaves undefined: not a Windows file either
     return raw.decode("latin-1"), "latin-1"
 
 

@@ -58,8 +58,9 @@ def test_the_hundredths_of_variations_written_before_them_are_filled_exactly(tmp
                 "1, 'T', 1, 'P', 1, 1, 0.5, ?, ?)",
                 [system, raw, applied],
             )
-    with warehouse.transaction():
-        pass  # applies 008 again
+    with warehouse.transaction() as con:  # applies 008 again
+        applied = {row[0] for row in con.execute("SELECT name FROM schema_migration").fetchall()}
+    assert "008_variation_hundredths.sql" in applied
     with warehouse.reader() as con:
         rows = con.execute(
             "SELECT system, raw_hundredths, applied_hundredths FROM list_variation ORDER BY 1"
