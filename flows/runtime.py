@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import duckdb
 
-from flows.warehouse import execute
+from flows.warehouse import Warehouse, execute
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FlowFunction = TypeVar("FlowFunction", bound=Callable[..., Any])
@@ -149,8 +149,6 @@ def failure_recorded(flow_name: str) -> Callable[[FlowFunction], FlowFunction]:
 def record_failure(
     flow_name: str, parameters: dict[str, Any], started_at: datetime, error: Exception
 ) -> None:
-    from flows.warehouse import Warehouse
-
     warehouse = parameters.get("warehouse")
     if not warehouse or not Path(str(warehouse)).exists():
         return  # no warehouse to record it in (the run would have created it)
