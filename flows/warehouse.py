@@ -34,7 +34,10 @@ SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
 MIGRATIONS_DIR = SQL_DIR / "migrations"
 VIEWS_FILE = SQL_DIR / "views.sql"
 
-# Written files stay readable by DuckDB 1.x clients (many BI connectors still are).
+# Written files stay readable by DuckDB 1.5 and later 1.x clients (many BI connectors still
+# are 1.x). Not older: under v1.1.0 DuckDB no longer refuses a write-ahead log left by another
+# file (its checkpoint iteration), and would replay it into the warehouse
+# (tests/flows/test_warehouse_safety.py).
 STORAGE_CONFIG = {"storage_compatibility_version": "v1.5.0"}
 
 # A second run waiting this long for the writer lock says why it is not starting.
