@@ -630,6 +630,7 @@ def _games(
     me = pl.col("start_number")
     block_text = pl.col("block").str.strip_chars_end()
     first_col = offset + 1
+    without_result = pl.col("readable") & ~pl.col("blank") & (pl.col("result_code") == "")
     problems = [
         _flag(
             parsed,
@@ -678,10 +679,7 @@ def _games(
         # finished when the file was written, or the result was left out
         _flag(
             parsed,
-            pl.col("readable")
-            & ~pl.col("blank")
-            & (pl.col("result_code") == "")
-            & pl.col("opponent").is_not_null(),
+            without_result & pl.col("opponent").is_not_null(),
             "result",
             block_text,
             pl.format(
@@ -695,10 +693,7 @@ def _games(
         ),
         _flag(
             parsed,
-            pl.col("readable")
-            & ~pl.col("blank")
-            & (pl.col("result_code") == "")
-            & pl.col("opponent").is_null(),
+            without_result & pl.col("opponent").is_null(),
             "result",
             block_text,
             pl.format(
