@@ -422,13 +422,16 @@ def closed_list_rows(
         ladder = ["rating_category", "registry_category", "start_category"]
         if era.categories_never_lowered:
             ladder.append("previous_category")
-        registered = (
-            pl.col("registry_category").is_not_null() | pl.col("start_category").is_not_null()
+        # national categories belong to registered players, foreign players have none; a
+        # player listed with one keeps it while his registration lapses (never taken away)
+        national = (
+            pl.col("registry_category").is_not_null()
+            | pl.col("start_category").is_not_null()
+            | pl.col("previous_category").is_not_null()
         )
         rows = letters_at_list(
             rows.with_columns(
-                # national categories belong to registered players; foreign players have none
-                pl.when(registered).then(highest_category(ladder, era)).alias("category")
+                pl.when(national).then(highest_category(ladder, era)).alias("category")
             ),
             facts.previous,
             None,
