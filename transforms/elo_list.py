@@ -26,8 +26,8 @@ from transforms.flags import (
     category_from_rating,
     category_rank,
     highest_category,
+    in_activity_window,
     is_youth,
-    months_before,
     played_through_and_activity,
 )
 from transforms.notes import NoteRule, notes_column
@@ -627,10 +627,11 @@ def imported_list_warnings(
     )
 
 
-def imported_list_columns(rating_type: str, window_start: date) -> list[pl.Expr]:
+def imported_list_columns(rating_type: str, list_date: date, activity_months: int) -> list[pl.Expr]:
     """The columns of an imported list's row that any system's import gives the same way: the
     published rating is the list's, nothing was played in a period, activity comes from
-    ``last_played`` after ``window_start``, membership from the registry (``is_member``)."""
+    ``last_played`` in the window before ``list_date``, membership from the registry
+    (``is_member``)."""
     return [
         pl.col("rating").cast(pl.Int32),
         pl.lit(rating_type).alias("rating_type"),
@@ -642,7 +643,9 @@ def imported_list_columns(rating_type: str, window_start: date) -> list[pl.Expr]
         pl.lit(0, dtype=pl.Int32).alias("period_change"),
         pl.lit(None, dtype=pl.Utf8).alias("previous_category"),
         pl.col("last_played").cast(pl.Date),
-        (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
+        in_activity_window(pl.col("last_played"), list_date, activity_months)
+        .fill_null(False)
+        .alias("is_active"),
         pl.col("is_member").fill_null(False),
         pl.lit("imported from the published list").alias("note"),
     ]
@@ -661,7 +664,6 @@ def imported_rows(
     last_played (the player's last rated tournament), which gives activity; membership comes
     from the registry at the list date.
     """
-    window_start = months_before(list_date, era.activity_months)
     identity = registry.select(
         "player_id", "name", "sex", "birth_date", pl.col("category").alias("registry_category")
     )
@@ -683,7 +685,7 @@ def imported_rows(
         .join(member, on="player_id", how="left")
         .with_columns(
             *letter_columns,
-            *imported_list_columns(era.system, window_start),
+            *imported_list_columns(era.system, list_date, era.activity_months),
             pl.col("k").cast(pl.Int32),
         )
         .with_columns((pl.col("is_active") & pl.col("is_member")).alias("in_ranking"))

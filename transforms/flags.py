@@ -23,6 +23,13 @@ def months_before(day: date, months: int) -> date:
     raise ValueError(day)
 
 
+def in_activity_window(last_played: pl.Expr, list_date: date, months: int) -> pl.Expr:
+    """Whether a player's last tournament falls in the ``months`` whole months before the list
+    date: for the list of 1 April 2019 and 24 months, 1 April 2017 to 31 March 2019 (RULES.md
+    §1.5, "nell'arco degli ultimi 24 mesi"). Null stays null."""
+    return last_played >= months_before(list_date, months)
+
+
 def activity(
     participations: pl.DataFrame,
     foreign_fide: pl.DataFrame,
@@ -53,7 +60,6 @@ def played_through_and_activity(
     on or before the list date. A replay groups its tens of thousands of players once a list
     instead of twice.
     """
-    window_start = months_before(list_date, era.activity_months)
     sources = [
         *(
             frame.lazy().select("player_id", "played_on", pl.lit(True).alias("rated"))
@@ -93,7 +99,11 @@ def played_through_and_activity(
         grouped.lazy()
         .select("player_id", last_played.alias("last_played"))
         .filter(pl.col("last_played").is_not_null())
-        .with_columns((pl.col("last_played") > window_start).alias("is_active"))
+        .with_columns(
+            in_activity_window(pl.col("last_played"), list_date, era.activity_months).alias(
+                "is_active"
+            )
+        )
         .collect(engine="in-memory")
     )
     return played_through, flags

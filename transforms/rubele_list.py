@@ -24,7 +24,7 @@ from transforms.elo_list import (
     imported_list_columns,
     ranking_input,
 )
-from transforms.flags import category_from_rating, highest_category, months_before
+from transforms.flags import category_from_rating, highest_category, in_activity_window
 from transforms.rankings import rankings
 from transforms.rapid_letters import LETTER_COLUMNS
 from transforms.rubele import (
@@ -235,7 +235,6 @@ def _list_rows(
     result: RubeleResult,
 ) -> pl.DataFrame:
     era = rulebook.era_at(list_date)
-    window_start = months_before(list_date, era.activity_months)
     played_now = (
         facts.entries.join(
             facts.tournaments.select("tournament_id", pl.col("end_date").alias("played_on")),
@@ -294,7 +293,9 @@ def _list_rows(
             category_from_rating(pl.max_horizontal("rating", "peak"), era).alias(
                 "capital_category"
             ),
-            (pl.col("last_played") > window_start).fill_null(False).alias("is_active"),
+            in_activity_window(pl.col("last_played"), list_date, era.activity_months)
+            .fill_null(False)
+            .alias("is_active"),
             pl.lit(rulebook.system).alias("rating_type"),
             pl.lit(None, dtype=pl.Int32).alias("k"),
         )
@@ -389,7 +390,6 @@ def imported_capitals(
     and membership come from the FID registry at the list date. The category is the published
     one, or the registry's when higher (a category reached is never lost)."""
     era = rulebook.era_at(list_date)
-    window_start = months_before(list_date, era.activity_months)
     member = members.select("player_id", pl.lit(True).alias("is_member")).unique()
     ladder = ["category", "registry_category"] if era.categories_never_lowered else ["category"]
     return (
@@ -400,7 +400,7 @@ def imported_capitals(
         )
         .join(member, on="player_id", how="left")
         .with_columns(
-            *imported_list_columns(rulebook.system, window_start),
+            *imported_list_columns(rulebook.system, list_date, era.activity_months),
             pl.lit(None, dtype=pl.Int32).alias("k"),  # a capital has no K
             *[pl.lit(None, dtype=dtype).alias(name) for name, dtype in LETTER_COLUMNS.items()],
         )

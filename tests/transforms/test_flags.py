@@ -27,16 +27,17 @@ def test_months_before_keeps_the_day_or_the_last_day_of_the_month():
 def test_active_means_a_tournament_in_the_24_months_before_the_list():
     played = pl.DataFrame(
         {
-            "player_id": ["recent", "edge_in", "edge_out", "future"],
-            "played_on": [date(2019, 3, 1), date(2017, 4, 2), date(2017, 4, 1), date(2019, 5, 1)],
+            "player_id": ["recent", "first_day", "day_before", "future"],
+            "played_on": [date(2019, 3, 1), date(2017, 4, 1), date(2017, 3, 31), date(2019, 5, 1)],
         }
     )
     abroad = pl.DataFrame({"player_id": ["abroad"], "played_on": [date(2018, 6, 1)]})
     flags = activity(played, abroad, LIST_DATE, ERA).sort("player_id")
     assert dict(flags.select("player_id", "is_active").rows()) == {
         "abroad": True,
-        "edge_in": True,
-        "edge_out": False,  # exactly 24 months before: outside the window
+        # the 24 months before 1 April 2019 are April 2017 to March 2019, both whole
+        "first_day": True,
+        "day_before": False,
         "recent": True,
     }  # "future" played after the list date: not known at the list
     before_1998 = replace(ERA, foreign_fide_tournaments=False)

@@ -210,3 +210,23 @@ def test_only_a_foreign_player_enters_with_the_registrys_capital() -> None:
         ("FRA1", 2600, "foreign"),
         ("ITA1", 2200, "debutant"),
     ]
+
+
+def test_active_means_a_valid_tournament_in_the_24_whole_months_before_the_list() -> None:
+    # The list of 2023-07-01 looks back over July 2021 to June 2023: last played on 2021-07-01,
+    # FIRST is active; on 2021-06-30, BEFORE is not (nor in the rankings).
+    facts = _facts([("FIRST", 2500, "N"), ("BEFORE", 2500, "N")], [], [])
+    facts = dataclasses.replace(
+        facts,
+        previous=facts.previous.with_columns(
+            pl.when(pl.col("player_id") == "FIRST")
+            .then(date(2021, 7, 1))
+            .otherwise(date(2021, 6, 30))
+            .alias("last_played")
+        ),
+    )
+    rows = build_rubele_list(facts, ITALIANA, date(2023, 7, 1)).rows.sort("player_id")
+    assert rows.select("player_id", "is_active", "in_ranking").rows() == [
+        ("BEFORE", False, False),
+        ("FIRST", True, True),
+    ]
