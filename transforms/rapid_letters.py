@@ -2,9 +2,10 @@
 provisional (``Dx``) until the rating has qualified for the letter at enough list dates.
 
 State carried from list to list, per player: ``letter``, ``letter_provisional`` and
-``letter_held``, the number of list dates at which the rating was in the letter's band or above
-since the letter was reached (not necessarily consecutive: a rating that dips below the band
-keeps the letter but does not add to the count).
+``letter_held``, the number of list dates at which the letter was held since it was reached.
+By default (``letters.held_counts = "rating_in_band"``) a list date counts when the rating is
+in the letter's band (not necessarily consecutive: a rating that dips below the band keeps the
+letter but does not add to the count); with ``"every_list"`` every list showing it counts.
 """
 
 from __future__ import annotations
@@ -77,8 +78,9 @@ def letters_at_list(rows: Frame, previous: pl.DataFrame, letters: Letters | None
         # a first letter, or a higher one (one band up or more): held at this list only
         .when(held_rank.is_null() | (reached > held_rank))
         .then(1)
-        # the rating qualifies for the letter held: one more list date
-        .when(reached == held_rank)
+        # the rating qualifies for the letter held (or, by the rulebook, any list showing it
+        # counts): one more list date
+        .when((reached == held_rank) | pl.lit(letters.held_counts == "every_list"))
         .then(pl.col("_previous_held").fill_null(0) + 1)
         # below the band: the letter stays (never lowered), the count does not grow
         .otherwise(pl.col("_previous_held").fill_null(0))

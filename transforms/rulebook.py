@@ -22,6 +22,9 @@ RATINGS_SNAPSHOTS = ("period_start", "list_date")
 # Where a newcomer's entry rating may come from, in a rulebook's order of precedence (Elo Rapid)
 ENTRY_SOURCES = ("fide_rapid", "fide_standard", "elo_italia")
 CATEGORY_KINDS = ("national", "letters")
+# Which list dates count towards a provisional letter's "held at N list dates" (Elo Rapid):
+# those where the rating is in the letter's band, or every list that shows the letter
+LETTER_HELD_COUNTS = ("rating_in_band", "every_list")
 
 
 class RulebookError(ValueError):
@@ -62,8 +65,9 @@ class Letters:
 
     enabled: bool
     bands: tuple[tuple[str, int], ...]  # (letter, lowest rating), highest band first
-    definitive_after: int  # list dates at which the rating qualified for the letter
+    definitive_after: int  # list dates at which the letter was held (as ``held_counts`` says)
     provisional_mark: str
+    held_counts: str  # one of LETTER_HELD_COUNTS
 
 
 @dataclass(frozen=True)
@@ -341,6 +345,7 @@ def _letters(reader: EraReader) -> Letters | None:
         bands=tuple(bands),
         definitive_after=reader.integer("letters.definitive_after", 1, 100),
         provisional_mark=reader.text("letters.provisional_mark"),
+        held_counts=reader.choice("letters.held_counts", LETTER_HELD_COUNTS),
     )
 
 

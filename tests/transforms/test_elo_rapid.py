@@ -46,6 +46,7 @@ def test_the_rapid_rulebook_holds_the_numbers_of_the_regulation() -> None:
     assert dict(LETTERS.bands)["D"] == 1800 and dict(LETTERS.bands)["E"] == 1600
     assert LETTERS.definitive_after == 2
     assert LETTERS.provisional_mark == "x"
+    assert LETTERS.held_counts == "rating_in_band"
 
 
 @pytest.mark.parametrize(
@@ -78,6 +79,7 @@ def _rapid_text() -> str:
         (('["G", 0]]', '["G", 100]]'), "letters.bands must run from the highest band down"),
         (('["F", 1400]', '["F", 1700]'), "letters.bands must run from the highest band down"),
         (("definitive_after = 2 ", "definitive_after = 0 "), "letters.definitive_after"),
+        (('held_counts = "rating_in_band"', 'held_counts = "twice"'), "letters.held_counts"),
         (
             ('"fide_standard", "elo_italia"]', '"fide_standard", "elo_rapid"]'),
             "ratings.entry_precedence must list some of",
@@ -396,6 +398,17 @@ def test_a_letter_is_provisional_then_definitive_after_two_list_dates_even_with_
     assert _state(back, "P") == ("D", False, 2)
     fall = _step(back, {"P": 1420})  # a falling rating keeps the letter, definitive
     assert _state(fall, "P") == ("D", False, 2)
+
+
+def test_with_every_list_counted_the_second_list_showing_a_letter_makes_it_definitive() -> None:
+    # letters.held_counts = "every_list": a list showing Dx counts whatever the rating, so a
+    # dip below D at the next list date still makes D definitive there
+    every_list = dataclasses.replace(LETTERS, held_counts="every_list")
+    rows = pl.DataFrame(
+        {"player_id": ["P"], "rating": [1790]}, schema={"player_id": pl.Utf8, "rating": pl.Int32}
+    )
+    dip = letters_at_list(rows, _step(EMPTY, {"P": 1810}), every_list)
+    assert _state(dip, "P") == ("D", False, 2)
 
 
 def test_a_letter_held_at_two_consecutive_list_dates_is_definitive() -> None:
