@@ -8,6 +8,7 @@ from datetime import date
 
 import polars as pl
 
+from transforms.rubele_rulebook import RubeleEra
 from transforms.rulebook import EloEra
 
 
@@ -136,6 +137,8 @@ def highest_category(columns: list[str], era: EloEra) -> pl.Expr:
     )
 
 
-def is_youth(birth_date: pl.Expr, list_date: date, era: EloEra) -> pl.Expr:
-    """Under ``youth_age`` on 1 January of the list's year."""
-    return birth_date > date(list_date.year - era.youth_age, 1, 1)
+def is_youth(birth_date: pl.Expr, list_date: date, era: EloEra | RubeleEra) -> pl.Expr:
+    """Under ``youth_age`` on the era's day (``youth_age_on``): 1 January of the list's year,
+    or the list date itself. Born on that day ``youth_age`` years before is that age already."""
+    day = date(list_date.year, 1, 1) if era.youth_age_on == "year_start" else list_date
+    return birth_date > months_before(day, 12 * era.youth_age)

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from transforms.rulebook import (
+    YOUTH_AGE_DAYS,
     Calendar,
     EraReader,
     RulebookError,
@@ -73,6 +74,7 @@ class RubeleEra:
     categories_never_lowered: bool
     activity_months: int
     youth_age: int
+    youth_age_on: str  # one of YOUTH_AGE_DAYS
 
     def s_for(self, capital: float) -> int:
         """S for a capital before the tournament (the regulation's three bands)."""
@@ -258,6 +260,7 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
         categories_never_lowered=reader.flag("categories.never_lowered"),
         activity_months=reader.integer("flags.activity_months", 1, 240),
         youth_age=reader.integer("flags.youth_age", 1, 100),
+        youth_age_on=reader.choice("flags.youth_age_on", YOUTH_AGE_DAYS),
     )
 
 

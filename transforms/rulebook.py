@@ -22,6 +22,8 @@ RATINGS_SNAPSHOTS = ("period_start", "list_date")
 # Where a newcomer's entry rating may come from, in a rulebook's order of precedence (Elo Rapid)
 ENTRY_SOURCES = ("fide_rapid", "fide_standard", "elo_italia")
 CATEGORY_KINDS = ("national", "letters")
+# The day a youth ranking reads a player's age on: 1 January of the list's year, or the list date
+YOUTH_AGE_DAYS = ("year_start", "list_date")
 # Which list dates count towards a provisional letter's "held at N list dates" (Elo Rapid):
 # those where the rating is in the letter's band, or every list that shows the letter
 LETTER_HELD_COUNTS = ("rating_in_band", "every_list")
@@ -99,6 +101,7 @@ class EloEra:
     activity_months: int
     foreign_fide_tournaments: bool
     youth_age: int
+    youth_age_on: str  # one of YOUTH_AGE_DAYS
     category_order: tuple[str, ...]
     category_thresholds: dict[str, int]
     categories_never_lowered: bool
@@ -412,6 +415,7 @@ def _era(reader: EraReader, tables: dict[str, Any], system: str) -> EloEra:
         activity_months=reader.integer("flags.activity_months", 1, 240),
         foreign_fide_tournaments=reader.flag("flags.foreign_fide_tournaments"),
         youth_age=reader.integer("flags.youth_age", 1, 100),
+        youth_age_on=reader.choice("flags.youth_age_on", YOUTH_AGE_DAYS),
         category_order=order,
         category_thresholds=thresholds,
         categories_never_lowered=reader.flag("categories.never_lowered"),

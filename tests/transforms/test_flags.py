@@ -130,6 +130,14 @@ def test_youth_is_under_18_on_1_january_of_the_list_year():
     ]
 
 
+def test_youth_on_the_list_date_when_the_rulebook_says_so():
+    # flags.youth_age_on = "list_date": under 18 on 2019-04-01 means born after 2001-04-01
+    on_list_date = replace(ERA, youth_age_on="list_date")
+    births = pl.DataFrame({"born": [date(2001, 1, 2), date(2001, 4, 1), date(2001, 4, 2)]})
+    youth = births.select(is_youth(pl.col("born"), LIST_DATE, on_list_date))["born"]
+    assert youth.to_list() == [False, False, True]
+
+
 def test_rankings_share_positions_on_ties_and_skip_the_ineligible():
     listed = pl.DataFrame(
         {
