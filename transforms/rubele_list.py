@@ -317,9 +317,12 @@ def _list_rows(
                             pl.col("frozen_rating"),
                         )
                     ),
-                    pl.when(pl.col("category").ne_missing(pl.col("previous_category"))).then(
-                        pl.format("category {}", pl.col("category"))
-                    ),
+                    # a debutant's category is news only when it is not the one he entered with
+                    pl.when(
+                        pl.col("category").ne_missing(
+                            pl.coalesce("previous_category", "entry_category")
+                        )
+                    ).then(pl.format("category {}", pl.col("category"))),
                 ],
                 separator="; ",
                 ignore_nulls=True,

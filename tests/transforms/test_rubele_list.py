@@ -210,6 +210,11 @@ def test_only_a_foreign_player_enters_with_the_registrys_capital() -> None:
         ("FRA1", 2600, "foreign"),
         ("ITA1", 2200, "debutant"),
     ]
+    # his category is the one he entered with: no news to note beside his entry
+    assert rows.filter(pl.col("player_id") == "ITA1").select("category", "note").row(0) == (
+        "N",
+        "debutant: entered at 2200 (N)",
+    )
 
 
 def test_active_means_a_valid_tournament_in_the_24_whole_months_before_the_list() -> None:
