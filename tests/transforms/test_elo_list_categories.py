@@ -8,59 +8,19 @@ from typing import Any
 
 import polars as pl
 
+from tests.transforms.period_frames import (
+    ENTRY_SCHEMA,
+    GAME_SCHEMA,
+    PREVIOUS_SCHEMA,
+    QUARANTINED_SCHEMA,
+    REGISTRY_SCHEMA,
+)
 from transforms.elo_list import History, PeriodFacts, build_list, period_facts, split_history
 from transforms.rulebook import EloEra, default_rulebook_path, parse_rulebook
 
 RULEBOOK = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
 LIST_DATE = date(2019, 7, 1)
 ERA = RULEBOOK.era_at(LIST_DATE)
-
-REGISTRY_SCHEMA = {
-    "player_id": pl.Utf8,
-    "name": pl.Utf8,
-    "sex": pl.Utf8,
-    "birth_date": pl.Date,
-    "fide_standard": pl.Int32,
-    "fide_rapid": pl.Int32,
-    "category": pl.Utf8,
-    "k_override": pl.Int32,
-    "last_fide_tournament": pl.Date,
-}
-PREVIOUS_SCHEMA = {
-    "player_id": pl.Utf8,
-    "name": pl.Utf8,
-    "rating": pl.Int32,
-    "rating_type": pl.Utf8,
-    "total_games": pl.Int32,
-    "category": pl.Utf8,
-    "last_played": pl.Date,
-}
-ENTRY_SCHEMA = {
-    "tournament_id": pl.Utf8,
-    "tournament_version": pl.Int32,
-    "player_id": pl.Utf8,
-    "name": pl.Utf8,
-    "points": pl.Float64,
-    "start_date": pl.Date,
-    "end_date": pl.Date,
-    "received_on": pl.Date,
-    "file_name": pl.Utf8,
-    "arbiter_rating": pl.Int32,
-    "rating_in_file": pl.Int32,
-    "fide_id": pl.Int64,
-}
-GAME_SCHEMA = {
-    "tournament_id": pl.Utf8,
-    "player_id": pl.Utf8,
-    "opponent_id": pl.Utf8,
-    "score": pl.Float64,
-}
-QUARANTINED_SCHEMA = {
-    "tournament_id": pl.Utf8,
-    "file_name": pl.Utf8,
-    "received_on": pl.Date,
-    "reason": pl.Utf8,
-}
 
 
 def _registry(*rows: dict[str, Any]) -> pl.DataFrame:
@@ -91,7 +51,6 @@ def _one_game(winner: str, loser: str) -> tuple[pl.DataFrame, pl.DataFrame]:
                 "start_date": date(2019, 5, 4),
                 "end_date": date(2019, 5, 5),
                 "received_on": date(2019, 5, 10),
-                "file_name": "T1.trf",
             }
             for player, points in ((winner, 1.0), (loser, 0.0))
         ],
@@ -116,7 +75,7 @@ def _facts(
     everyone = sorted({*previous.get_column("player_id"), *entries.get_column("player_id")})
     return PeriodFacts(
         previous=previous,
-        entries=entries.drop("file_name"),
+        entries=entries,
         games=played,
         registry_start=registry,
         registry_close=registry,
@@ -246,8 +205,8 @@ def test_a_list_of_1_january_takes_the_members_of_its_new_year() -> None:
     )
     history = split_history(
         History(
-            pl.DataFrame(schema=ENTRY_SCHEMA),
-            pl.DataFrame(schema=GAME_SCHEMA | {"received_on": pl.Date}),
+            pl.DataFrame(schema=ENTRY_SCHEMA | {"file_name": pl.Utf8()}),
+            pl.DataFrame(schema=GAME_SCHEMA | {"received_on": pl.Date()}),
             registry,
             memberships,
             pl.DataFrame(schema=QUARANTINED_SCHEMA),

@@ -10,6 +10,13 @@ from typing import Any
 import polars as pl
 import pytest
 
+from tests.transforms.period_frames import (
+    ENTRY_SCHEMA,
+    GAME_SCHEMA,
+    PREVIOUS_SCHEMA,
+    QUARANTINED_SCHEMA,
+    REGISTRY_SCHEMA,
+)
 from transforms.elo_list import PeriodFacts, build_list
 from transforms.rapid_letters import (
     label_problems,
@@ -107,12 +114,6 @@ def test_a_letter_list_needs_its_letter_bands() -> None:
 # --------------------------------------------------------------------------- entry precedence
 
 LIST_DATE = date(2019, 7, 1)
-QUARANTINED_SCHEMA = {
-    "tournament_id": pl.Utf8,
-    "file_name": pl.Utf8,
-    "received_on": pl.Date,
-    "reason": pl.Utf8,
-}
 
 
 def _facts(
@@ -137,17 +138,7 @@ def _facts(
             }
             for row in registry
         ],
-        schema={
-            "player_id": pl.Utf8,
-            "name": pl.Utf8,
-            "sex": pl.Utf8,
-            "birth_date": pl.Date,
-            "fide_standard": pl.Int32,
-            "fide_rapid": pl.Int32,
-            "category": pl.Utf8,
-            "k_override": pl.Int32,
-            "last_fide_tournament": pl.Date,
-        },
+        schema=REGISTRY_SCHEMA,
     )
     entry_frame = pl.DataFrame(
         [
@@ -166,45 +157,10 @@ def _facts(
             }
             for row in entries
         ],
-        schema={
-            "tournament_id": pl.Utf8,
-            "tournament_version": pl.Int32,
-            "player_id": pl.Utf8,
-            "name": pl.Utf8,
-            "points": pl.Float64,
-            "start_date": pl.Date,
-            "end_date": pl.Date,
-            "received_on": pl.Date,
-            "arbiter_rating": pl.Int32,
-            "rating_in_file": pl.Int32,
-            "fide_id": pl.Int64,
-        },
+        schema=ENTRY_SCHEMA,
     )
-    game_frame = pl.DataFrame(
-        games,
-        schema={
-            "tournament_id": pl.Utf8,
-            "player_id": pl.Utf8,
-            "opponent_id": pl.Utf8,
-            "score": pl.Float64,
-        },
-        orient="row",
-    )
-    previous_frame = pl.DataFrame(
-        previous,
-        schema={
-            "player_id": pl.Utf8,
-            "name": pl.Utf8,
-            "rating": pl.Int32,
-            "rating_type": pl.Utf8,
-            "total_games": pl.Int32,
-            "category": pl.Utf8,
-            "last_played": pl.Date,
-            "letter": pl.Utf8,
-            "letter_provisional": pl.Boolean,
-            "letter_held": pl.Int32,
-        },
-    )
+    game_frame = pl.DataFrame(games, schema=GAME_SCHEMA, orient="row")
+    previous_frame = pl.DataFrame(previous, schema=PREVIOUS_SCHEMA)
     players = [row["player_id"] for row in registry]
     return PeriodFacts(
         previous=previous_frame,
