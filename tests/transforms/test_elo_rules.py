@@ -766,6 +766,27 @@ def test_difference_cap_by_era(
     )
 
 
+def test_a_game_is_capped_only_when_the_difference_exceeds_the_cap() -> None:
+    # Cap 400 (2015): |D| = 400 is read from the table as it is (392-411, PD 0.92), so no game
+    # is capped; |D| = 401 is treated as 400 and is (the list's note counts capped games).
+    period = Period(
+        [player("A", 2000), player("B", 1600), player("C", 2001), player("D", 1600)],
+        [
+            Tournament("AT", {"A": 1.0, "B": 0.0}, [("A", "B", 1.0)]),
+            Tournament("CT", {"C": 1.0, "D": 0.0}, [("C", "D", 1.0)]),
+        ],
+        era(2015, 1, 1),
+    )
+    result = period.run()
+    capped = {
+        (row["tournament_id"], row["player_id"]): row["capped_games"]
+        for row in result.variations.iter_rows(named=True)
+    }
+    assert capped == {("AT", "A"): 0, ("AT", "B"): 0, ("CT", "C"): 1, ("CT", "D"): 1}
+    assert result.variation("AT", "A")["expected"] == pytest.approx(0.92)
+    assert result.variation("CT", "C")["expected"] == pytest.approx(0.92)
+
+
 # --------------------------------------------------------------------------- K
 
 
