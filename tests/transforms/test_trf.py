@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.dates import birth_date_exprs, read_date, resolve_period
+from transforms.dates import birth_date_exprs, read_date, resolve_period, two_digit_year
 from transforms.trf import (
     GAMES_SCHEMA,
     NATIONAL_SCHEMA,
@@ -833,6 +833,15 @@ def test_resolve_period_uses_start_before_end() -> None:
     )
     assert resolve_period(read_date("05.06.07"), read_date("05.06.07")) == (None, None)
     assert resolve_period(read_date("11.09.26"), read_date("")) == (None, None)
+    # a one-day tournament: the ambiguous end date may equal the start date (start <= end)
+    assert resolve_period(read_date("2011-09-05"), read_date("11.09.05")) == (
+        date(2011, 9, 5),
+        date(2011, 9, 5),
+    )
+
+
+def test_two_digit_years_pivot_at_70() -> None:
+    assert [two_digit_year(yy) for yy in (0, 69, 70, 99)] == [2000, 2069, 1970, 1999]
 
 
 def test_birth_date_exprs_statuses() -> None:
