@@ -24,6 +24,9 @@ from transforms.registry import (
     membership_orphans,
     prepare_memberships,
     prepare_registry_players,
+    rejected_rows,
+    repeated_rows_read_once,
+    rows_kept_from_before,
 )
 from transforms.tabular import refused_file
 
@@ -150,6 +153,33 @@ FSI_REGISTRY = RegistryKind(
 )
 
 
+def _repeats_read_once(
+    typer: Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]],
+) -> Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]]:
+    """``typer`` on the file's rows with a row written twice, to the letter, read once."""
+
+    def typed(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+        once, warnings = repeated_rows_read_once(raw)
+        rows, problems = typer(once)
+        return rows, pl.concat([problems, warnings])
+
+    return typed
+
+
+def _rows_in_force(
+    con: duckdb.DuckDBPyConnection, kind: RegistryKind, as_of: date, player_ids: pl.Series
+) -> pl.DataFrame:
+    """The rows of the snapshot in force on ``as_of`` of these players, with its ``as_of``."""
+    sql = read_sql("queries/registry_rows_in_force.sql").format(
+        load_table=kind.load_table, player_table=kind.player_table
+    )
+    con.register("_rejected_players", player_ids.to_frame("player_id").to_arrow())
+    try:
+        return query_frame(con, sql, [as_of])
+    finally:
+        con.unregister("_rejected_players")
+
+
 def _existing_load(
     con: duckdb.DuckDBPyConnection, kind: RegistryKind, as_of: date
 ) -> tuple[str, str] | None:
@@ -198,20 +228,28 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     refused = pl.concat([refusal(players_csv, kind.model), refusal(memberships_csv, Membership)])
     if refused.height:
         return _refuse(kind, run, as_of, warehouse, refused)
-    players, player_problems = checked_csv(players_csv, kind.typer, kind.model)
+    players, player_problems = checked_csv(players_csv, _repeats_read_once(kind.typer), kind.model)
     memberships, membership_problems = checked_csv(memberships_csv, prepare_memberships, Membership)
-    # every membership needs a player of this snapshot, even when no player was accepted
-    memberships, orphan_problems = membership_orphans(
-        memberships,
-        players.select("line_no", "player_id"),
-        players_csv.rows.select("line_no", "player_id"),
-        PLAYERS_FILE,
-    )
-    problems = pl.concat(
-        [player_problems, membership_problems, tagged(orphan_problems, memberships_csv)]
-    ).with_columns(pl.lit("registry").alias("source"))
-    errors = problems.filter(pl.col("severity") == "error").height
+    listed = players_csv.rows.select("line_no", "player_id")
     with Warehouse(warehouse).transaction() as con:
+        rejected = rejected_rows(players, listed).get_column("player_id")
+        kept, kept_warnings = rows_kept_from_before(
+            players, listed, _rows_in_force(con, kind, as_of, rejected), PLAYERS_FILE
+        )
+        players = pl.concat([players, kept])
+        # every membership needs a player of this snapshot, even when no player was accepted
+        memberships, orphan_problems = membership_orphans(
+            memberships, players.select("player_id"), listed, PLAYERS_FILE
+        )
+        problems = pl.concat(
+            [
+                player_problems,
+                tagged(kept_warnings, players_csv),
+                membership_problems,
+                tagged(orphan_problems, memberships_csv),
+            ]
+        ).with_columns(pl.lit("registry").alias("source"))
+        errors = problems.filter(pl.col("severity") == "error").height
         checksums = (players_csv.file.sha256, memberships_csv.file.sha256)
         unchanged = _existing_load(con, kind, as_of) == checksums
         rejected, warned = record_problems(con, run.run_id, problems)

@@ -203,6 +203,80 @@ def membership_orphans(
     return memberships.join(orphans.select("line_no"), on="line_no", how="anti"), problems
 
 
+def repeated_rows_read_once(typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A player's row written twice, the same in every column, is read once (a warning on the
+    repeat): rejecting both copies as a repeated player_id would drop a valid member."""
+    columns = [name for name in typed.columns if name != "line_no"]
+    marked = typed.with_columns(pl.col("line_no").min().over(columns).alias("first_line"))
+    repeat = pl.col("player_id").is_not_null() & (pl.col("line_no") != pl.col("first_line"))
+    warnings = (
+        marked.filter(repeat)
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit("player_id").alias("field"),
+            pl.col("player_id").alias("value"),
+            pl.format("this row repeats line {} exactly; read once", "first_line").alias("reason"),
+            pl.lit("warning").alias("severity"),
+        )
+        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    )
+    return marked.filter(~repeat).drop("first_line"), warnings
+
+
+def rejected_rows(accepted: pl.DataFrame, listed: pl.DataFrame) -> pl.DataFrame:
+    """The players of the file (``listed``: line_no, player_id as written) none of whose rows
+    was accepted: player_id and the first line of his."""
+    return (
+        listed.with_columns(pl.col("player_id").str.strip_chars())
+        .filter(pl.col("player_id").is_not_null() & (pl.col("player_id") != ""))
+        .join(accepted.select("player_id"), on="player_id", how="anti")
+        .group_by("player_id")
+        .agg(pl.col("line_no").min())
+        .sort("line_no")
+    )
+
+
+def rows_kept_from_before(
+    accepted: pl.DataFrame,
+    listed: pl.DataFrame,
+    in_force: pl.DataFrame,
+    players_file: str,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The earlier rows of players whose row in a new snapshot was rejected: (those rows, in
+    ``accepted``'s columns, and one warning each).
+
+    A rejected row (an unreadable birth date, a category the federation does not use) would
+    otherwise take the player out of the registry from the snapshot's date: no name, category
+    or membership on the lists, a newcomer's entry rating for a rated player, and his
+    opponents' numbers moved. The snapshot in force before (``in_force``, with ``as_of``)
+    still describes him, so its row stands until the file is corrected; a player it does not
+    hold stays out, as the rejection says. ``listed`` holds every data row of the players file
+    as written (line_no, player_id text)."""
+    kept = in_force.join(rejected_rows(accepted, listed), on="player_id", how="inner")
+    warnings = (
+        kept.sort("line_no")
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit("player_id").alias("field"),
+            pl.col("player_id").alias("value"),
+            pl.format(
+                "player_id {}'s row in {} was rejected: his row of the snapshot of {} is kept "
+                "until the file is corrected",
+                "player_id",
+                pl.lit(players_file),
+                pl.col("as_of").cast(pl.Utf8),
+            ).alias("reason"),
+            pl.lit("warning").alias("severity"),
+        )
+        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    )
+    rows = kept.select(
+        pl.lit(None, dtype=accepted.schema["line_no"]).alias("line_no"),
+        *[pl.col(name).cast(dtype) for name, dtype in accepted.schema.items() if name != "line_no"],
+    )
+    return rows, warnings
+
+
 def snapshot_at(snapshots: pl.DataFrame, on: date) -> pl.DataFrame:
     """Rows of the latest snapshot (column ``as_of``) on or before ``on``; empty if none."""
     eligible = snapshots.filter(pl.col("as_of") <= on)

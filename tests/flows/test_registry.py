@@ -496,3 +496,62 @@ def test_a_players_file_without_rows_refuses_the_load(tmp_path):
         refused = con.execute("SELECT file_name, reason FROM rejection").fetchall()
     assert loads == [(0,)]
     assert refused == [("players.csv", "players.csv holds no rows: a snapshot cannot be empty")]
+
+
+def test_a_rejected_row_keeps_the_players_row_of_the_snapshot_before(tmp_path):
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
+    # July: Rossi's birth date is mistyped, Bianchi's row is written twice to the letter, and
+    # Verdi is new with a mistyped date: Rossi keeps his January row (and his membership), the
+    # repeat is read once, Verdi stays out as his rejection says
+    july = (
+        PLAYERS_HEADER
+        + '100001,"Rossi, Mario",M,02/01/1980,ITA,2250009,1810,,1N,\n'
+        + '100002,"Bianchi, Anna",F,2010-05-06,ITA,2250001,1702,,1N,\n'
+        + '100002,"Bianchi, Anna",F,2010-05-06,ITA,2250001,1702,,1N,\n'
+        + '100003,"Verdi, Luca",M,1999-13-01,ITA,,,,NC,\n'
+    )
+    memberships = "player_id,year\n100001,2026\n100002,2026\n100003,2026\n"
+    counts = load_registry_flow(
+        _snapshot(tmp_path / "jul", july, memberships), date(2026, 7, 1), warehouse
+    )
+    assert (counts["players"], counts["memberships"]) == (2, 2)
+    with Warehouse(warehouse).reader() as con:
+        july_rows = con.execute(
+            "SELECT player_id, name, birth_date, category FROM registry_at('2026-07-01'::DATE) "
+            "ORDER BY player_id"
+        ).fetchall()
+        members = con.execute(
+            "SELECT m.player_id FROM registry_membership m JOIN registry_load l USING (load_id) "
+            "WHERE l.as_of = '2026-07-01' ORDER BY m.player_id"
+        ).fetchall()
+    assert july_rows == [
+        ("100001", "Rossi, Mario", date(1980, 1, 2), "1N"),
+        ("100002", "Bianchi, Anna", date(2010, 5, 6), "1N"),
+    ]
+    assert members == [("100001",), ("100002",)]
+    assert _rejections_of_last_run(warehouse) == [
+        (
+            "memberships.csv",
+            4,
+            "player_id",
+            "player_id 100003's row in players.csv was rejected (line 5)",
+        ),
+        ("players.csv", 2, "birth_date", "birth_date must be a date written YYYY-MM-DD"),
+        ("players.csv", 5, "birth_date", "birth_date must be a date written YYYY-MM-DD"),
+    ]
+    with Warehouse(warehouse).reader() as con:
+        warnings = con.execute(
+            "SELECT file_name, line_no, reason FROM input_warning ORDER BY line_no"
+        ).fetchall()
+    assert warnings == [
+        (
+            "players.csv",
+            2,
+            "player_id 100001's row in players.csv was rejected: his row of the snapshot of "
+            "2026-01-01 is kept until the file is corrected",
+        ),
+        ("players.csv", 4, "this row repeats line 3 exactly; read once"),
+    ]
