@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from schemas.inputs import RATING_RANGE
 from schemas.problems import PROBLEM_SCHEMA
 from transforms.tabular import FieldSpec, type_columns
 
@@ -72,18 +73,50 @@ def parse_arbiter_ratings(manifest: pl.DataFrame) -> tuple[pl.DataFrame, pl.Data
             .alias("arbiter_rating"),
         )
     )
-    unreadable = pairs.filter(pl.col("start_number").is_null() | pl.col("arbiter_rating").is_null())
-    problems = unreadable.select(
-        pl.col("line_no").cast(pl.Int32),
-        pl.lit("arbiter_ratings").alias("field"),
-        pl.col("pair").alias("value"),
-        pl.lit("arbiter_ratings must be start_number=rating pairs separated by ';'").alias(
-            "reason"
-        ),
-        pl.lit("error").alias("severity"),
-    ).cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    lowest, highest = RATING_RANGE["min_value"], RATING_RANGE["max_value"]
+    per_player = pairs.group_by("line_no", "start_number").agg(
+        pl.len().alias("given"),
+        pl.col("arbiter_rating").cast(pl.Utf8).str.join(", ").alias("ratings_given"),
+    )
+    reason = (
+        pl.when(pl.col("start_number").is_null() | pl.col("arbiter_rating").is_null())
+        .then(pl.lit("arbiter_ratings must be start_number=rating pairs separated by ';'"))
+        .when(pl.col("given") > 1)
+        .then(
+            pl.format(
+                "start number {} is given {} arbiter ratings ({}): give one",
+                "start_number",
+                "given",
+                "ratings_given",
+            )
+        )
+        .when(~pl.col("arbiter_rating").is_between(lowest, highest))
+        .then(
+            pl.format(
+                "{} is not a rating (from {} to {}): a mistyped arbiter rating would be "
+                "published as the player's rating",
+                "arbiter_rating",
+                pl.lit(lowest),
+                pl.lit(highest),
+            )
+        )
+    )
+    checked = pairs.join(
+        per_player, on=["line_no", "start_number"], how="left", maintain_order="left"
+    ).with_columns(reason.alias("reason"))
+    problems = (
+        checked.filter(pl.col("reason").is_not_null())
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit("arbiter_ratings").alias("field"),
+            pl.col("pair").alias("value"),
+            "reason",
+            pl.lit("error").alias("severity"),
+        )
+        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    )
     ratings = (
-        pairs.filter(pl.col("start_number").is_not_null() & pl.col("arbiter_rating").is_not_null())
+        checked.filter(pl.col("reason").is_null())
         .select(list(ARBITER_RATING_SCHEMA))
         .cast(ARBITER_RATING_SCHEMA)  # type: ignore[arg-type]
     )

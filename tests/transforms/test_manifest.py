@@ -72,3 +72,20 @@ def test_arbiter_ratings_are_split_and_bad_pairs_reported():
         ("EI-2026-0001", 15, 1500),
     ]
     assert problems.get_column("value").to_list() == ["x=3"]
+
+
+def test_an_arbiter_rating_that_is_no_rating_or_given_twice_is_refused():
+    # 5=16100: a mistyped 1610 would be published as the player's rating; 7 given two ratings:
+    # neither is taken; 9=1500 stands
+    typed, _ = type_manifest(_raw([{**GOOD, "arbiter_ratings": "5=16100;7=1610;7=1700;9=1500"}]))
+    ratings, problems = parse_arbiter_ratings(typed)
+    assert ratings.rows() == [("EI-2026-0001", 9, 1500)]
+    assert problems.select("value", "reason").rows() == [
+        (
+            "5=16100",
+            "16100 is not a rating (from 0 to 3500): a mistyped arbiter rating would be "
+            "published as the player's rating",
+        ),
+        ("7=1610", "start number 7 is given 2 arbiter ratings (1610, 1700): give one"),
+        ("7=1700", "start number 7 is given 2 arbiter ratings (1610, 1700): give one"),
+    ]
