@@ -33,6 +33,10 @@ class FidPlayer(pa.DataFrameModel):
         name = "FID registry players"
 
 
+# a validity is a percentage: 100 and 50 in the rulebooks shipped, never above ten times 100
+VALIDITY_RANGE = {"min_value": 1, "max_value": 1000}
+
+
 class DraughtsTournamentRow(pa.DataFrameModel):
     """One draughts tournament of a delivery, as the federation received it."""
 
@@ -45,7 +49,7 @@ class DraughtsTournamentRow(pa.DataFrameModel):
     end_date: pl.Date = pa.Field(nullable=False)
     # a percentage; which ones count, and with what factor, is the rulebook's validity.factors
     # (a list sets aside a tournament at a validity its era does not know, with the reason)
-    validity: pl.Int64 = pa.Field(nullable=False, gt=0)
+    validity: pl.Int64 = pa.Field(nullable=False, in_range=VALIDITY_RANGE)
     received_on: pl.Date = pa.Field(nullable=False)
     file: pl.Utf8 = pa.Field(nullable=False)
     points_scale: pl.Utf8 = pa.Field(nullable=False, isin=POINT_SCALES)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from schemas.draughts import VALIDITY_RANGE
 from transforms.rulebook import (
     YOUTH_AGE_DAYS,
     Calendar,
@@ -153,7 +154,7 @@ def _validity_factors(reader: EraReader) -> dict[int, float]:
     for percentage, factor in raw_factors.items():
         if (
             not str(percentage).isdigit()
-            or int(percentage) == 0
+            or not VALIDITY_RANGE["min_value"] <= int(percentage) <= VALIDITY_RANGE["max_value"]
             or isinstance(factor, bool)
             or not isinstance(factor, int | float)
             or factor < 0

@@ -32,32 +32,34 @@ def test_a_repeated_key_is_named_by_its_columns_and_values() -> None:
     ]
 
 
-def test_a_draughts_validity_is_any_positive_percentage() -> None:
+def test_a_draughts_validity_is_any_percentage_up_to_1000() -> None:
     # which validities count is the rulebook's (validity.factors): 75 % passes the file check
-    # and is set aside by a list whose era does not know it; 0 and -50 are no validity at all
+    # and is set aside by a list whose era does not know it; 0 and -50 are no validity at all,
+    # and 3000000000 (a slip) is refused here rather than failing the warehouse's write
     from schemas.draughts import DraughtsTournamentRow
 
     rows = pl.DataFrame(
         {
-            "line_no": [2, 3, 4, 5],
-            "tournament_id": ["D-1", "D-2", "D-3", "D-4"],
-            "variant": ["italiana"] * 4,
-            "name": [None] * 4,
-            "city": [None] * 4,
-            "start_date": [date(2021, 3, 1)] * 4,
-            "end_date": [date(2021, 3, 1)] * 4,
-            "validity": [100, 75, 0, -50],
-            "received_on": [date(2021, 3, 2)] * 4,
-            "file": ["d.csv"] * 4,
-            "points_scale": ["fid"] * 4,
+            "line_no": [2, 3, 4, 5, 6],
+            "tournament_id": ["D-1", "D-2", "D-3", "D-4", "D-5"],
+            "variant": ["italiana"] * 5,
+            "name": [None] * 5,
+            "city": [None] * 5,
+            "start_date": [date(2021, 3, 1)] * 5,
+            "end_date": [date(2021, 3, 1)] * 5,
+            "validity": [100, 75, 0, -50, 3_000_000_000],
+            "received_on": [date(2021, 3, 2)] * 5,
+            "file": ["d.csv"] * 5,
+            "points_scale": ["fid"] * 5,
         },
         schema_overrides={"line_no": pl.Int32, "name": pl.Utf8, "city": pl.Utf8},
     )
     checked = validate(DraughtsTournamentRow, rows)
     assert checked.valid.get_column("line_no").to_list() == [2, 3]
     assert checked.problems.select("line_no", "field", "reason").rows() == [
-        (4, "validity", "validity must be more than 0"),
-        (5, "validity", "validity must be more than 0"),
+        (4, "validity", "validity must be between 1 and 1000"),
+        (5, "validity", "validity must be between 1 and 1000"),
+        (6, "validity", "validity must be between 1 and 1000"),
     ]
 
 
