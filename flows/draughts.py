@@ -66,6 +66,7 @@ from schemas.draughts import (
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 from schemas.problems import empty_problems, problem, problems_frame
 from transforms.draughts_csv import (
+    DRAUGHTS_GAME_FIELDS,
     DRAUGHTS_TOURNAMENT_FIELDS,
     TOURNAMENTS_FILE,
     both_sides,
@@ -280,7 +281,9 @@ def ingest_delivery(
         else:
             run.input_checksums[str(file.path)] = file.sha256
             # the bytes read with the delivery: the ones archived and fingerprinted
-            source = csv_text(file)
+            # every column in the header, opponent_id too (a bye leaves it empty): without one,
+            # each row would be rejected for it; the file is refused once, saying which
+            source = csv_text(file, [spec.name for spec in DRAUGHTS_GAME_FIELDS])
             games, game_errors = checked_csv(source, type_draughts_games, DraughtsGameRow)
             scale = row["points_scale"] if row["points_scale"] in ("fid", "one") else None
             registry_day = applying_list_date(row)

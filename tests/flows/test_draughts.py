@@ -277,6 +277,43 @@ def test_a_games_file_without_games_is_quarantined_with_the_reason(tmp_path):
     assert di1 == [("accepted",)] and warned == [("inbox/2019-05/di1.csv", "board")]
 
 
+def test_a_games_file_whose_header_lacks_a_column_is_refused_once_saying_which(tmp_path):
+    # DI-1 saved by a spreadsheet with ';', DN-1 without its opponent_id column: one rejection
+    # each on line 1 (not one per row and column), and both tournaments wait
+    registry, inbox = _inputs(tmp_path)
+    (inbox / "2019-05" / "di1.csv").write_text(DI1.replace(",", ";"), encoding="utf-8")
+    without_opponent = "\n".join(
+        ",".join(cell for n, cell in enumerate(line.split(",")) if n != 3)
+        for line in DN1.splitlines()
+    )
+    (inbox / "2019-05" / "dn1.csv").write_text(without_opponent + "\n", encoding="utf-8")
+    warehouse = str(tmp_path / "w.duckdb")
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        statuses = con.sql(
+            "SELECT tournament_id, status FROM tournament WHERE tournament_id IN ('DI-1', 'DN-1') "
+            "ORDER BY tournament_id"
+        ).fetchall()
+        reasons = con.sql(
+            "SELECT tournament_id, line_no, reason FROM rejection "
+            "WHERE tournament_id IN ('DI-1', 'DN-1') ORDER BY tournament_id"
+        ).fetchall()
+    assert statuses == [("DI-1", "quarantined"), ("DN-1", "quarantined")]
+    assert reasons == [
+        (
+            "DI-1",
+            1,
+            "the header lacks the required columns tournament_id, round, player_id, "
+            "opponent_id, result, status: the file seems separated by ';' and must be "
+            "comma-separated (save it as CSV with commas)",
+        ),
+        ("DN-1", 1, "the header lacks the required column opponent_id"),
+    ]
+
+
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):
     from flows.draughts import (
         ingest_draughts_flow,
