@@ -197,7 +197,26 @@ def game_problems(
             pl.format("player {} appears twice in round {}", pl.col("who"), pl.col("round")),
         )
     )
+    parts.append(_scale_doubts(games, points_scale))
     return pl.concat(parts).cast(PROBLEM_SCHEMA).sort("line_no")  # type: ignore[arg-type]
+
+
+def _scale_doubts(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:
+    """A warning on the first game of a file declared on the FID scale (2 a win, 1 a draw) in
+    which no result but a bye's is a 2: a file written on the 1 / ½ / 0 scale without draws
+    reads the same, and then every win would count as a draw."""
+    played = games.filter(pl.col("status") != "bye")
+    if points_scale != "fid" or played.height == 0 or (played.get_column("result") == "2").any():
+        return _problem_rows(played.clear(), "result", pl.col("result"), pl.lit(""))
+    return _problem_rows(
+        played.sort("line_no").head(1),
+        "result",
+        pl.col("result"),
+        pl.lit(
+            "points_scale is fid (2 a win, 1 a draw), yet no game has a 2: if this file "
+            "writes 1 for a win, its points_scale is one; as it stands every 1 is a draw"
+        ),
+    ).with_columns(pl.lit("warning").alias("severity"))
 
 
 def both_sides(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:

@@ -25,6 +25,29 @@ def test_a_drawn_forfeit_is_an_error_and_a_won_one_is_not() -> None:
     ]
 
 
+def test_a_file_on_the_fid_scale_without_a_single_2_is_doubted() -> None:
+    # written on the 1 / 0 scale and declared fid: read as it stands, D001's and D003's wins
+    # would be draws; a warning on the first game says so (the file is still applied)
+    games = pl.DataFrame(
+        {
+            "line_no": [2, 3, 4],
+            "tournament_id": ["DI-1"] * 3,
+            "round": [1, 1, 2],
+            "player_id": ["D001", "D003", "D002"],
+            "opponent_id": ["D002", "D004", None],
+            "result": ["1", "1", "2"],
+            "status": ["played", "played", "bye"],
+        },
+        schema_overrides={"line_no": pl.Int32, "round": pl.Int32},
+    )
+    registered = pl.Series(["D001", "D002", "D003", "D004"])
+    doubts = game_problems(games, "DI-1", "fid", registered)
+    assert doubts.select("line_no", "field", "severity").rows() == [(2, "result", "warning")]
+    assert "its points_scale is one" in doubts.get_column("reason")[0]
+    won = games.with_columns(pl.Series("result", ["2", "1", "2"]))
+    assert game_problems(won, "DI-1", "fid", registered).height == 0
+
+
 def test_a_capital_given_for_an_italian_player_is_a_warning() -> None:
     from transforms.draughts_csv import type_fid_players
 
