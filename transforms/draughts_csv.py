@@ -202,11 +202,13 @@ def game_problems(
 
 
 def _scale_doubts(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:
-    """A warning on the first game of a file declared on the FID scale (2 a win, 1 a draw) in
-    which no result but a bye's is a 2: a file written on the 1 / ½ / 0 scale without draws
-    reads the same, and then every win would count as a draw."""
+    """A warning on the first game of a file declared on the FID scale (2 a win, 1 a draw)
+    whose results, byes aside, are all 1 or 0: a file written on the 1 / ½ / 0 scale without
+    draws reads the same, and then every win would count as a draw."""
     played = games.filter(pl.col("status") != "bye")
-    if points_scale != "fid" or played.height == 0 or (played.get_column("result") == "2").any():
+    results = set(played.get_column("result").unique().to_list())
+    # only a file whose every result reads on both scales (others are rejected already)
+    if points_scale != "fid" or not results or not results <= {"1", "0"}:
         return _problem_rows(played.clear(), "result", pl.col("result"), pl.lit(""))
     return _problem_rows(
         played.sort("line_no").head(1),

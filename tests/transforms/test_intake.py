@@ -192,6 +192,26 @@ def test_a_file_date_after_the_receipt_date_quarantines_the_tournament():
     assert corrected.status == ACCEPTED
 
 
+def test_a_tournament_received_the_day_it_ended_is_accepted():
+    received_at_once = {**ROW, "received_on": HEADER.end_date}
+    assert _intake(2500002, row=received_at_once).status == ACCEPTED
+
+
+def test_the_size_of_a_rapid_tournament_is_judged_by_the_era_it_was_played_in():
+    # an era from 2019-02-05 asks for 3 players only: the tournament ended on 2019-02-02, under
+    # the base era's 14, though received on 2019-02-10 (its 2 players fail either way; the
+    # reason names the minimum of the era it was judged by)
+    text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")
+    later = (
+        '\n[[eras]]\neffective_from = 2019-02-05\nnote = "smaller tournaments"\n'
+        "  [eras.validity]\n  min_players = 3\n"
+    )
+    rapid = parse_rulebook((text + later).encode(), "elo_rapid.toml")
+    intake = _intake(2500002, replace(HEADER, rounds=6), {**ROW, "system": "elo_rapid"}, rapid)
+    reasons = dict(intake.problems.select("field", "reason").rows())
+    assert reasons["players"] == "not valid for elo_rapid: 2 players, at least 14 required"
+
+
 def test_a_tournament_without_dates_is_quarantined_with_the_reason():
     # no 042/052 in the file, none in the manifest: the receipt date would stand for the date
     # played (activity, the order of a player's tournaments), a guess

@@ -5,7 +5,7 @@ from datetime import date
 
 import polars as pl
 
-from tests.reference.random_rubele import edited_rulebook
+from tests.reference.random_rubele import edited_rulebook, era_change
 from transforms.rubele_list import RubeleFacts, build_rubele_list, category_levels
 from transforms.rubele_rulebook import parse_rubele_rulebook
 from transforms.rulebook import default_rulebook_path
@@ -234,4 +234,49 @@ def test_active_means_a_valid_tournament_in_the_24_whole_months_before_the_list(
     assert rows.select("player_id", "is_active", "in_ranking").rows() == [
         ("BEFORE", False, False),
         ("FIRST", True, True),
+    ]
+
+
+def test_a_foreign_player_already_listed_keeps_his_listed_capital() -> None:
+    # the registry's capital is an entry capital: F001, on the previous list at 2500, plays
+    # from 2500 (basis list), not from the registry's 1800
+    facts = _facts(
+        [("F001", 2500, "N"), ("D001", 2500, "N")],
+        [("T1", date(2022, 2, 2))],
+        [("T1", "F001", "D001", 0.5)],
+    )
+    registry = pl.DataFrame(
+        [
+            ("F001", "Dupont", "M", date(1980, 1, 1), "FRA", "N", None, 1800, None),
+            ("D001", "Rossi", "M", date(1980, 1, 1), "ITA", "N", None, None, None),
+        ],
+        schema=REGISTRY_SCHEMA,
+        orient="row",
+    )
+    facts = dataclasses.replace(facts, registry=registry, members=registry.select("player_id"))
+    rows = build_rubele_list(facts, ITALIANA, date(2022, 7, 1)).rows
+    foreign = rows.filter(pl.col("player_id") == "F001").row(0, named=True)
+    assert (foreign["frozen_rating"], foreign["rating_basis"]) == (2500, "list")
+
+
+def test_a_debutant_enters_with_the_values_of_the_era_of_his_first_tournament() -> None:
+    # an era from 2022-01-01 sets the capital of an unlisted category to 1600: X1 and X2, first
+    # seen in a tournament ending that very day, enter at 1600 (1500 the era before)
+    yearly = edited_rulebook(
+        "italiana", [era_change("italiana", "2022-01-01", "  [eras.debutants]\n  other = 1600\n")]
+    )
+    facts = _facts([], [("T1", date(2022, 1, 1))], [("T1", "X1", "X2", 0.5)])
+    registry = pl.DataFrame(
+        [
+            (player, player, "M", date(1980, 1, 1), "ITA", "NC", None, None, None)
+            for player in ("X1", "X2")
+        ],
+        schema=REGISTRY_SCHEMA,
+        orient="row",
+    )
+    facts = dataclasses.replace(facts, registry=registry, members=registry.select("player_id"))
+    rows = build_rubele_list(facts, yearly, date(2022, 7, 1)).rows
+    assert rows.select("player_id", "frozen_rating", "rating_basis").rows() == [
+        ("X1", 1600, "debutant"),
+        ("X2", 1600, "debutant"),
     ]
