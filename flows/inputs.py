@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
 from collections.abc import Sequence
@@ -92,6 +93,14 @@ def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
     try:
         raw = pl.read_csv(io.StringIO(text), infer_schema=False)
     except (pl.exceptions.ComputeError, pl.exceptions.NoDataError) as error:
+        ragged = _first_ragged_line(text)
+        if ragged is not None:
+            line, fields, named = ragged
+            reason = (
+                f"line {line} has {fields} values and the header names {named} columns: a value "
+                "holding a comma must be written in double quotes"
+            )
+            return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason, line_no=line)]))
         reason = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason)]))
     # the nameless columns of a header with trailing commas, when nothing is written under them
@@ -110,8 +119,37 @@ def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
     # one chunk per column: the reader's columns come in several chunks and the line numbers in
     # one, and Polars 2.1 panics on such a frame in a window, filter and format
     # (tests/flows/test_inputs.py shows the case)
-    rows = with_line_numbers(raw).filter(filled).rechunk()
-    return CsvInput(file, rows, empty_problems())
+    rows = with_line_numbers(raw)
+    physical_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if raw.height + 1 < physical_lines:
+        # a quoted value spans lines (a name with a line break): number each row by the line
+        # it starts on, as an editor shows it, not by its place among the rows
+        starts = _record_start_lines(text)
+        rows = rows.with_columns(pl.Series("line_no", starts[1 : raw.height + 1], pl.Int32))
+    return CsvInput(file, rows.filter(filled).rechunk(), empty_problems())
+
+
+def _record_start_lines(text: str) -> list[int]:
+    """The line each CSV record of ``text`` starts on (the header's is 1)."""
+    reader = csv.reader(io.StringIO(text))
+    starts, next_line = [], 1
+    for _ in reader:
+        starts.append(next_line)
+        next_line = reader.line_num + 1
+    return starts
+
+
+def _first_ragged_line(text: str) -> tuple[int, int, int] | None:
+    """The first record with more values than the header names: (its line, its values, the
+    header's columns); None when there is none."""
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader, [])
+    start = reader.line_num + 1
+    for record in reader:
+        if len(record) > len(header):
+            return start, len(record), len(header)
+        start = reader.line_num + 1
+    return None
 
 
 @dataclass(frozen=True)

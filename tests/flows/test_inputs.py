@@ -26,3 +26,25 @@ def test_a_large_csv_reads_into_frames_the_typing_steps_can_take(tmp_path):
     kept, problems = prepare_memberships(read_csv_text(path).rows)
     assert kept.height == 9_000
     assert problems.get_column("line_no").to_list() == [9_002, 9_003]
+
+
+def test_rows_after_a_value_spanning_two_lines_keep_the_lines_an_editor_shows(tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text('a,b\n1,"Rossi,\nMario"\n\n2,x\r\n3,y\n', encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.problems.height == 0
+    assert read.rows.rows() == [(2, "1", "Rossi,\nMario"), (5, "2", "x"), (6, "3", "y")]
+
+
+def test_a_row_with_more_values_than_the_header_is_named_by_its_line(tmp_path):
+    # an unquoted comma in a name: the file is refused, saying where
+    path = tmp_path / "players.csv"
+    path.write_text('a,b\n1,"Rossi, Mario"\n2,Verdi, Anna\n', encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.problems.select("line_no", "reason").rows() == [
+        (
+            3,
+            "line 3 has 3 values and the header names 2 columns: a value holding a comma must "
+            "be written in double quotes",
+        )
+    ]
