@@ -20,6 +20,7 @@ from schemas.problems import problem, problems_frame
 from schemas.validation import validate
 from transforms.matching import rematch_provisional
 from transforms.registry import (
+    implausible_births,
     latest_identity,
     membership_orphans,
     prepare_memberships,
@@ -229,6 +230,8 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     if refused.height:
         return _refuse(kind, run, as_of, warehouse, refused)
     players, player_problems = checked_csv(players_csv, _repeats_read_once(kind.typer), kind.model)
+    players, birth_problems = implausible_births(players, as_of)
+    player_problems = pl.concat([player_problems, tagged(birth_problems, players_csv)])
     memberships, membership_problems = checked_csv(memberships_csv, prepare_memberships, Membership)
     listed = players_csv.rows.select("line_no", "player_id")
     with Warehouse(warehouse).transaction() as con:

@@ -223,6 +223,36 @@ def repeated_rows_read_once(typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataF
     return marked.filter(~repeat).drop("first_line"), warnings
 
 
+# the earliest birth date a registry row may give (a member born before it is a typing slip:
+# 0001-01-01 from an empty date cell, 1090 for 1990)
+EARLIEST_BIRTH = date(1900, 1, 1)
+
+
+def implausible_births(players: pl.DataFrame, as_of: date) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The players of a snapshot as of ``as_of`` without those born before ``EARLIEST_BIRTH``
+    or after ``as_of``, and one error each: a date of birth in the future would make a player
+    a youth, one in year 1 an old man, and neither is a fact to publish."""
+    implausible = (pl.col("birth_date") < EARLIEST_BIRTH) | (pl.col("birth_date") > as_of)
+    problems = (
+        players.filter(implausible)
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit("birth_date").alias("field"),
+            pl.col("birth_date").cast(pl.Utf8).alias("value"),
+            pl.format(
+                "birth_date {} is not a plausible date of birth (from {} to the snapshot's date "
+                "{})",
+                pl.col("birth_date").cast(pl.Utf8),
+                pl.lit(str(EARLIEST_BIRTH)),
+                pl.lit(str(as_of)),
+            ).alias("reason"),
+            pl.lit("error").alias("severity"),
+        )
+        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    )
+    return players.filter(~implausible.fill_null(False)), problems
+
+
 def rejected_rows(accepted: pl.DataFrame, listed: pl.DataFrame) -> pl.DataFrame:
     """The players of the file (``listed``: line_no, player_id as written) none of whose rows
     was accepted: player_id and the first line of his."""

@@ -36,3 +36,38 @@ def test_dated_snapshots_read_like_snapshot_at():
     dated = DatedSnapshots.of(SNAPSHOTS)
     for day in (date(2025, 12, 31), date(2026, 1, 1), date(2026, 6, 30), date(2027, 1, 1)):
         assert dated.at(day).equals(snapshot_at(SNAPSHOTS, day))
+
+
+def test_a_birth_date_before_1900_or_after_the_snapshot_is_rejected() -> None:
+    from transforms.registry import implausible_births
+
+    players = pl.DataFrame(
+        {
+            "line_no": [2, 3, 4, 5, 6],
+            "player_id": ["P1", "P2", "P3", "P4", "P5"],
+            "birth_date": [
+                date(1, 1, 1),
+                date(1899, 12, 31),
+                date(1900, 1, 1),
+                date(2026, 7, 1),
+                date(2031, 1, 2),
+            ],
+        },
+        schema_overrides={"line_no": pl.Int32},
+    ).vstack(
+        pl.DataFrame(
+            {"line_no": [7], "player_id": ["P6"], "birth_date": [None]},
+            schema={"line_no": pl.Int32, "player_id": pl.Utf8, "birth_date": pl.Date},
+        )
+    )
+    kept, problems = implausible_births(players, date(2026, 7, 1))
+    assert kept.get_column("player_id").to_list() == ["P3", "P4", "P6"]
+    assert problems.select("line_no", "field", "value").rows() == [
+        (2, "birth_date", "0001-01-01"),
+        (3, "birth_date", "1899-12-31"),
+        (6, "birth_date", "2031-01-02"),
+    ]
+    assert problems.get_column("reason")[2] == (
+        "birth_date 2031-01-02 is not a plausible date of birth (from 1900-01-01 to the "
+        "snapshot's date 2026-07-01)"
+    )
