@@ -188,17 +188,28 @@ def game_problems(
             ),
         ]
     )
-    twice = seats.filter(pl.len().over("round", "who") > 1).unique(["round", "who"])
+    # each later appearance is the one named, with the line of the first
+    first = pl.col("line_no").min().over("round", "who")
+    twice = (
+        seats.with_columns(first.alias("first_line"))
+        .filter(pl.col("line_no") > pl.col("first_line"))
+        .sort("line_no", "who")
+    )
     parts.append(
         _problem_rows(
             twice,
             "round",
             pl.col("round"),
-            pl.format("player {} appears twice in round {}", pl.col("who"), pl.col("round")),
+            pl.format(
+                "player {} appears twice in round {} (line {} already)",
+                pl.col("who"),
+                pl.col("round"),
+                pl.col("first_line"),
+            ),
         )
     )
     parts.append(_scale_doubts(games, points_scale))
-    return pl.concat(parts).cast(PROBLEM_SCHEMA).sort("line_no")  # type: ignore[arg-type]
+    return pl.concat(parts).cast(PROBLEM_SCHEMA).sort("line_no", maintain_order=True)  # type: ignore[arg-type]
 
 
 def _scale_doubts(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:
