@@ -35,3 +35,17 @@ def problem(
         "reason": reason,
         "severity": severity,
     }
+
+
+def problem_rows(
+    frame: pl.DataFrame, field: str, value: pl.Expr, reason: pl.Expr, severity: str = "error"
+) -> pl.DataFrame:
+    """One problem per row of ``frame`` (which has ``line_no``): the field, the value as written
+    and the reason, as expressions over the row."""
+    return frame.select(
+        pl.col("line_no").cast(pl.Int32),
+        pl.lit(field).alias("field"),
+        value.cast(pl.Utf8).alias("value"),
+        reason.alias("reason"),
+        pl.lit(severity).alias("severity"),
+    ).cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]

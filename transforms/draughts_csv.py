@@ -17,7 +17,7 @@ from datetime import date
 import polars as pl
 
 from schemas.draughts import DRAUGHTS_VARIANTS
-from schemas.problems import PROBLEM_SCHEMA
+from schemas.problems import PROBLEM_SCHEMA, problem_rows
 from transforms.tabular import FieldSpec, type_columns
 
 TOURNAMENTS_FILE = "tournaments.csv"
@@ -110,16 +110,6 @@ def type_draughts_games(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return typed.with_columns(pl.col("status").str.to_lowercase()), problems
 
 
-def _problem_rows(frame: pl.DataFrame, field: str, value: pl.Expr, reason: pl.Expr) -> pl.DataFrame:
-    return frame.select(
-        pl.col("line_no").cast(pl.Int32),
-        pl.lit(field).alias("field"),
-        value.cast(pl.Utf8).alias("value"),
-        reason.alias("reason"),
-        pl.lit("error").alias("severity"),
-    )
-
-
 def game_problems(
     games: pl.DataFrame,
     tournament_id: str,
@@ -134,7 +124,7 @@ def game_problems(
     known = RESULT_POINTS[points_scale]
     ids = registered.implode()
     parts = [
-        _problem_rows(
+        problem_rows(
             games.filter(pl.col("tournament_id") != tournament_id),
             "tournament_id",
             pl.col("tournament_id"),
@@ -144,7 +134,7 @@ def game_problems(
                 pl.lit(tournament_id),
             ),
         ),
-        _problem_rows(
+        problem_rows(
             games.filter(~pl.col("result").is_in(list(known))),
             "result",
             pl.col("result"),
@@ -152,7 +142,7 @@ def game_problems(
                 f"is not a result on the {points_scale} scale ({', '.join(sorted(set(known)))})"
             ),
         ),
-        _problem_rows(
+        problem_rows(
             games.filter(
                 (pl.col("status") == "forfeit")
                 & (pl.col("result").replace_strict(known, default=None) == 0.5)
@@ -165,7 +155,7 @@ def game_problems(
     for column in ("player_id", "opponent_id"):
         unknown = games.filter(pl.col(column).is_not_null() & ~pl.col(column).is_in(ids))
         parts.append(
-            _problem_rows(
+            problem_rows(
                 unknown,
                 column,
                 pl.col(column),
@@ -196,7 +186,7 @@ def game_problems(
         .sort("line_no", "who")
     )
     parts.append(
-        _problem_rows(
+        problem_rows(
             twice,
             "round",
             pl.col("round"),
@@ -220,8 +210,8 @@ def _scale_doubts(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:
     results = set(played.get_column("result").unique().to_list())
     # only a file whose every result reads on both scales (others are rejected already)
     if points_scale != "fid" or not results or not results <= {"1", "0"}:
-        return _problem_rows(played.clear(), "result", pl.col("result"), pl.lit(""))
-    return _problem_rows(
+        return problem_rows(played.clear(), "result", pl.col("result"), pl.lit(""))
+    return problem_rows(
         played.sort("line_no").head(1),
         "result",
         pl.col("result"),
@@ -229,7 +219,8 @@ def _scale_doubts(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:
             "points_scale is fid (2 a win, 1 a draw), yet no game has a 2: if this file "
             "writes 1 for a win, its points_scale is one; as it stands every 1 is a draw"
         ),
-    ).with_columns(pl.lit("warning").alias("severity"))
+        severity="warning",
+    )
 
 
 def both_sides(games: pl.DataFrame, points_scale: str) -> pl.DataFrame:

@@ -13,7 +13,7 @@ from datetime import date
 
 import polars as pl
 
-from schemas.problems import PROBLEM_SCHEMA
+from schemas.problems import PROBLEM_SCHEMA, problem_rows
 from transforms.tabular import FieldSpec, type_columns
 
 PLAYER_FIELDS = [
@@ -126,22 +126,18 @@ def prepare_memberships(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     known = pl.col("player_id").is_not_null() & pl.col("year").is_not_null()
     marked = typed.with_columns(pl.col("line_no").min().over(key).alias("first_line"))
     repeat = known & (pl.col("line_no") != pl.col("first_line"))
-    warnings = (
-        marked.filter(repeat)
-        .select(
-            pl.col("line_no").cast(pl.Int32),
-            pl.lit("year").alias("field"),
-            pl.col("year").cast(pl.Utf8).alias("value"),
-            pl.format(
-                "player_id {} is a member for {} on line {} already; counted once",
-                "player_id",
-                "year",
-                "first_line",
-            ).alias("reason"),
-            pl.lit("warning").alias("severity"),
-        )
-        .cast(PROBLEM_SCHEMA)
-    )  # type: ignore[arg-type]
+    warnings = problem_rows(
+        marked.filter(repeat),
+        "year",
+        pl.col("year"),
+        pl.format(
+            "player_id {} is a member for {} on line {} already; counted once",
+            "player_id",
+            "year",
+            "first_line",
+        ),
+        severity="warning",
+    )
     return marked.filter(~repeat).drop("first_line"), pl.concat([problems, warnings])
 
 
@@ -209,16 +205,12 @@ def repeated_rows_read_once(typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataF
     columns = [name for name in typed.columns if name != "line_no"]
     marked = typed.with_columns(pl.col("line_no").min().over(columns).alias("first_line"))
     repeat = pl.col("player_id").is_not_null() & (pl.col("line_no") != pl.col("first_line"))
-    warnings = (
-        marked.filter(repeat)
-        .select(
-            pl.col("line_no").cast(pl.Int32),
-            pl.lit("player_id").alias("field"),
-            pl.col("player_id").alias("value"),
-            pl.format("this row repeats line {} exactly; read once", "first_line").alias("reason"),
-            pl.lit("warning").alias("severity"),
-        )
-        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    warnings = problem_rows(
+        marked.filter(repeat),
+        "player_id",
+        pl.col("player_id"),
+        pl.format("this row repeats line {} exactly; read once", "first_line"),
+        severity="warning",
     )
     return marked.filter(~repeat).drop("first_line"), warnings
 
@@ -233,22 +225,16 @@ def implausible_births(players: pl.DataFrame, as_of: date) -> tuple[pl.DataFrame
     or after ``as_of``, and one error each: a date of birth in the future would make a player
     a youth, one in year 1 an old man, and neither is a fact to publish."""
     implausible = (pl.col("birth_date") < EARLIEST_BIRTH) | (pl.col("birth_date") > as_of)
-    problems = (
-        players.filter(implausible)
-        .select(
-            pl.col("line_no").cast(pl.Int32),
-            pl.lit("birth_date").alias("field"),
-            pl.col("birth_date").cast(pl.Utf8).alias("value"),
-            pl.format(
-                "birth_date {} is not a plausible date of birth (from {} to the snapshot's date "
-                "{})",
-                pl.col("birth_date").cast(pl.Utf8),
-                pl.lit(str(EARLIEST_BIRTH)),
-                pl.lit(str(as_of)),
-            ).alias("reason"),
-            pl.lit("error").alias("severity"),
-        )
-        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    problems = problem_rows(
+        players.filter(implausible),
+        "birth_date",
+        pl.col("birth_date"),
+        pl.format(
+            "birth_date {} is not a plausible date of birth (from {} to the snapshot's date {})",
+            pl.col("birth_date").cast(pl.Utf8),
+            pl.lit(str(EARLIEST_BIRTH)),
+            pl.lit(str(as_of)),
+        ),
     )
     return players.filter(~implausible.fill_null(False)), problems
 
@@ -283,22 +269,18 @@ def rows_kept_from_before(
     hold stays out, as the rejection says. ``listed`` holds every data row of the players file
     as written (line_no, player_id text)."""
     kept = in_force.join(rejected_rows(accepted, listed), on="player_id", how="inner")
-    warnings = (
-        kept.sort("line_no")
-        .select(
-            pl.col("line_no").cast(pl.Int32),
-            pl.lit("player_id").alias("field"),
-            pl.col("player_id").alias("value"),
-            pl.format(
-                "player_id {}'s row in {} was rejected: his row of the snapshot of {} is kept "
-                "until the file is corrected",
-                "player_id",
-                pl.lit(players_file),
-                pl.col("as_of").cast(pl.Utf8),
-            ).alias("reason"),
-            pl.lit("warning").alias("severity"),
-        )
-        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    warnings = problem_rows(
+        kept.sort("line_no"),
+        "player_id",
+        pl.col("player_id"),
+        pl.format(
+            "player_id {}'s row in {} was rejected: his row of the snapshot of {} is kept "
+            "until the file is corrected",
+            "player_id",
+            pl.lit(players_file),
+            pl.col("as_of").cast(pl.Utf8),
+        ),
+        severity="warning",
     )
     rows = kept.select(
         pl.lit(None, dtype=accepted.schema["line_no"]).alias("line_no"),
