@@ -144,12 +144,17 @@ def game_problems(
         ),
         problem_rows(
             games.filter(
-                (pl.col("status") == "forfeit")
+                pl.col("status").is_in(["forfeit", "withdrawn"])
                 & (pl.col("result").replace_strict(known, default=None) == 0.5)
             ),
             "result",
             pl.col("result"),
-            pl.lit("a forfeit is won or lost, not drawn"),
+            pl.format(
+                "{} is won or lost, not drawn",
+                pl.col("status").replace_strict(
+                    {"forfeit": "a forfeit", "withdrawn": "a withdrawal"}, return_dtype=pl.Utf8
+                ),
+            ),
         ),
     ]
     for column in ("player_id", "opponent_id"):

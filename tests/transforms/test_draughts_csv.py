@@ -25,6 +25,27 @@ def test_a_drawn_forfeit_is_an_error_and_a_won_one_is_not() -> None:
     ]
 
 
+def test_a_drawn_withdrawal_is_an_error_as_a_drawn_forfeit() -> None:
+    # withdrawn: the opponent left, and the row is the present player's, who won
+    games = pl.DataFrame(
+        {
+            "line_no": [2, 3],
+            "tournament_id": ["DI-1"] * 2,
+            "round": [1, 2],
+            "player_id": ["D001", "D001"],
+            "opponent_id": ["D002", "D003"],
+            "result": ["1", "2"],
+            "status": ["withdrawn", "withdrawn"],
+        },
+        schema_overrides={"line_no": pl.Int32, "round": pl.Int32},
+    )
+    registered = pl.Series(["D001", "D002", "D003"])
+    problems = game_problems(games, "DI-1", "fid", registered)
+    assert problems.select("line_no", "field", "reason").rows() == [
+        (2, "result", "a withdrawal is won or lost, not drawn")
+    ]
+
+
 def test_a_file_on_the_fid_scale_without_a_single_2_is_doubted() -> None:
     # written on the 1 / 0 scale and declared fid: read as it stands, D001's and D003's wins
     # would be draws; a warning on the first game says so (the file is still applied)
