@@ -12,7 +12,7 @@ from datetime import date
 
 import polars as pl
 
-from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problems_frame
+from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problem_rows, problems_frame
 from schemas.trf import TrfGame, TrfNational, TrfPlayer, TrfTournament
 from schemas.validation import validate
 from transforms.manifest import MANIFEST_FIELDS
@@ -205,25 +205,21 @@ def _fide_ids_of_others(matched: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
         pl.col("birth_date").dt.year().cast(pl.Utf8).fill_null("?").alias("_registered_year"),
     )
     born = pl.coalesce(pl.col("birth_date").dt.year(), pl.col("birth_year")).cast(pl.Utf8)
-    return (
-        others.join(registered, on="fide_id_disagrees_with", how="left")
-        .select(
-            pl.col("line_no").cast(pl.Int32),
-            pl.lit("fide_id").alias("field"),
-            pl.col("fide_id").cast(pl.Utf8).alias("value"),
-            pl.format(
-                "FIDE id {} belongs to registered player {} ({}, born {}), but this line names "
-                "{} (born {}): not matched by the id, which may be mistyped",
-                pl.col("fide_id"),
-                pl.col("fide_id_disagrees_with"),
-                pl.col("_registered_name"),
-                pl.col("_registered_year"),
-                pl.col("name").fill_null("").replace("", "no name"),
-                born.fill_null("?"),
-            ).alias("reason"),
-            pl.lit("warning").alias("severity"),
-        )
-        .cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+    return problem_rows(
+        others.join(registered, on="fide_id_disagrees_with", how="left"),
+        "fide_id",
+        pl.col("fide_id"),
+        pl.format(
+            "FIDE id {} belongs to registered player {} ({}, born {}), but this line names "
+            "{} (born {}): not matched by the id, which may be mistyped",
+            pl.col("fide_id"),
+            pl.col("fide_id_disagrees_with"),
+            pl.col("_registered_name"),
+            pl.col("_registered_year"),
+            pl.col("name").fill_null("").replace("", "no name"),
+            born.fill_null("?"),
+        ),
+        severity="warning",
     )
 
 

@@ -85,18 +85,18 @@ def set_aside_shared_fide_ids(players: pl.DataFrame) -> tuple[pl.DataFrame, pl.D
             .alias("others")
         )
     )
-    warnings = others.select(
-        pl.col("line_no").cast(pl.Int32),
-        pl.lit("fide_id").alias("field"),
-        pl.col("fide_id").cast(pl.Utf8).alias("value"),
+    warnings = problem_rows(
+        others,
+        "fide_id",
+        pl.col("fide_id"),
         pl.format(
             "fide_id {} is also given to {}; set aside on both lines: no tournament entry is "
             "matched to either by this FIDE id",
             "fide_id",
             "others",
-        ).alias("reason"),
-        pl.lit("warning").alias("severity"),
-    ).cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+        ),
+        severity="warning",
+    )
     cleared = players.with_columns(
         pl.when(pl.col("line_no").is_in(shared.get_column("line_no").implode()))
         .then(None)
