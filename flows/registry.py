@@ -235,9 +235,10 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     memberships, membership_problems = checked_csv(memberships_csv, prepare_memberships, Membership)
     listed = players_csv.rows.select("line_no", "player_id")
     with Warehouse(warehouse).transaction() as con:
-        rejected_ids = rejected_rows(players, listed).get_column("player_id")
+        rejected_players = rejected_rows(players, listed)
+        in_force = _rows_in_force(con, kind, as_of, rejected_players.get_column("player_id"))
         kept, kept_warnings = rows_kept_from_before(
-            players, listed, _rows_in_force(con, kind, as_of, rejected_ids), PLAYERS_FILE
+            players, rejected_players, in_force, PLAYERS_FILE
         )
         players = pl.concat([players, kept])
         # every membership needs a player of this snapshot, even when no player was accepted

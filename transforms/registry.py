@@ -254,7 +254,7 @@ def rejected_rows(accepted: pl.DataFrame, listed: pl.DataFrame) -> pl.DataFrame:
 
 def rows_kept_from_before(
     accepted: pl.DataFrame,
-    listed: pl.DataFrame,
+    rejected: pl.DataFrame,
     in_force: pl.DataFrame,
     players_file: str,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -266,9 +266,8 @@ def rows_kept_from_before(
     or membership on the lists, a newcomer's entry rating for a rated player, and his
     opponents' numbers moved. The snapshot in force before (``in_force``, with ``as_of``)
     still describes him, so its row stands until the file is corrected; a player it does not
-    hold stays out, as the rejection says. ``listed`` holds every data row of the players file
-    as written (line_no, player_id text)."""
-    kept = in_force.join(rejected_rows(accepted, listed), on="player_id", how="inner")
+    hold stays out, as the rejection says. ``rejected`` is :func:`rejected_rows` of the file."""
+    kept = in_force.join(rejected, on="player_id", how="inner")
     warnings = problem_rows(
         kept.sort("line_no"),
         "player_id",
