@@ -2,13 +2,17 @@
 
 Order of evidence (first that succeeds wins): the national id of a TRF-26 national line, then the
 FIDE id when the file's surname or birth year agrees with the registered player's (a mistyped id
-would put the games on someone else), then the exact name with the exact birth date. A key that
-points at two registered players is ambiguous and matches nobody. Whoever is left gets a
+would put the games on someone else), then the exact name with the exact birth date, then the
+same letters of the name (accents, apostrophes and spaces aside: ``NICCOLO'`` for ``Niccolò``)
+with the exact birth date. A key that points at two registered players is ambiguous and matches
+nobody. Whoever is left gets a
 provisional id built from what the file says about them, so the same unknown person keeps one id
 across tournaments until the analyst merges it into a real one (``player_merge``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import polars as pl
 
@@ -135,13 +139,10 @@ def match_players(
         on="player_id_by_fide_id",
         how="left",
     )
-    by_name = _unambiguous(
-        registry.with_columns(
-            pl.concat_str(
-                [name_key(pl.col("name")), pl.col("birth_date").cast(pl.Utf8)], separator="|"
-            ).alias("name_birth_key")
-        ),
-        "name_birth_key",
+    by_name = _unambiguous(registry.with_columns(_name_birth_key(name_key)), "name_birth_key")
+    by_letters = _unambiguous(
+        registry.with_columns(_name_birth_key(_letters_only, "letters_birth_key")),
+        "letters_birth_key",
     )
     merge_lookup = merges.select(
         pl.col("provisional_id"), pl.col("player_id").alias("player_id_by_merge")
@@ -149,15 +150,15 @@ def match_players(
 
     matched = (
         entries.with_columns(
-            pl.concat_str(
-                [name_key(pl.col("name")), pl.col("birth_date").cast(pl.Utf8)], separator="|"
-            ).alias("name_birth_key"),
+            _name_birth_key(name_key),
+            _name_birth_key(_letters_only, "letters_birth_key"),
             provisional_id().alias("provisional_id"),
         )
         .pipe(_with_earlier_ids, aliases)
         .join(by_national, on="national_id", how="left")
         .join(by_fide, on="fide_id", how="left")
         .join(by_name, on="name_birth_key", how="left")
+        .join(by_letters, on="letters_birth_key", how="left")
         .join(merge_lookup, on="provisional_id", how="left")
     )
     year = pl.coalesce(pl.col("birth_date").dt.year(), pl.col("birth_year"))
@@ -178,6 +179,13 @@ def match_players(
         .alias("fide_id_disagrees_with"),
         pl.when(fide_agrees).then(pl.col("player_id_by_fide_id")).alias("player_id_by_fide_id"),
     ).drop("_registered_surname", "_registered_letters", "_registered_year")
+    # the exact name first; failing it, the same letters: a file that writes "Niccolo'" or
+    # "NICCOLO" for the registry's "Niccolò" (TRF files are often plain ASCII)
+    matched = matched.with_columns(
+        pl.coalesce("player_id_by_name_birth_key", "player_id_by_letters_birth_key").alias(
+            "player_id_by_name_birth_key"
+        )
+    )
     candidates = [
         ("national_id", "player_id_by_national_id"),
         ("fide_id", "player_id_by_fide_id"),
@@ -200,8 +208,18 @@ def match_players(
             .then(pl.col("fide_id_disagrees_with"))
             .alias("fide_id_disagrees_with")
         )
-        .drop([column for _, column in candidates] + ["name_birth_key"])
+        .drop(
+            [column for _, column in candidates]
+            + ["name_birth_key", "letters_birth_key", "player_id_by_letters_birth_key"]
+        )
     )
+
+
+def _name_birth_key(spelt: Callable[[pl.Expr], pl.Expr], alias: str = "name_birth_key") -> pl.Expr:
+    """The name as ``spelt`` and the birth date: null without a birth date."""
+    return pl.concat_str(
+        [spelt(pl.col("name")), pl.col("birth_date").cast(pl.Utf8)], separator="|"
+    ).alias(alias)
 
 
 def _with_earlier_ids(entries: pl.DataFrame, aliases: pl.DataFrame | None) -> pl.DataFrame:

@@ -176,6 +176,43 @@ def test_ambiguous_name_and_birth_matches_nobody():
     assert match_players(entries, REGISTRY, NO_MERGES)["match_method"][0] == "provisional"
 
 
+def test_a_name_written_without_accents_or_apostrophes_matches_by_its_letters():
+    registry = pl.DataFrame(
+        {
+            "player_id": ["200001", "200002", "200003", "200004"],
+            "name": ["Bàrbieri, Niccolò", "D'Angelo, Ilaria", "Lò, Pia", "Lo, Pia"],
+            "birth_date": [
+                date(2004, 3, 9),
+                date(1988, 11, 30),
+                date(1975, 2, 2),
+                date(1975, 2, 2),
+            ],
+            "fide_id": [None, None, None, None],
+        },
+        schema_overrides={"fide_id": pl.Int64},
+    )
+    entries = _entries(
+        name=["BARBIERI, NICCOLO'", "DANGELO ILARIA", "Barbieri, Niccolo", "Lò, Pia", "LÓ PIA"],
+        birth_date=[
+            date(2004, 3, 9),
+            date(1988, 11, 30),
+            date(2004, 3, 10),  # a day apart: someone else
+            date(1975, 2, 2),
+            date(1975, 2, 2),
+        ],
+    )
+    matched = match_players(entries, registry, NO_MERGES).sort("start_number")
+    # the exact name wins over the same letters; two registered players with the same letters
+    # and birth date leave a name that is exactly neither of them unmatched
+    assert matched.select("player_id", "match_method").rows() == [
+        ("200001", "name_birth"),
+        ("200002", "name_birth"),
+        ("P-BARBIERI_NICCOLO-2004-03-10-ITA", "provisional"),
+        ("200003", "name_birth"),
+        ("P-LO_PIA-1975-02-02-ITA", "provisional"),
+    ]
+
+
 def test_a_recorded_merge_maps_the_provisional_id():
     entries = _entries(name=["Stranger, Joe"], birth_year=[1999])
     merges = pl.DataFrame({"provisional_id": ["P-STRANGER_JOE-1999-ITA"], "player_id": ["100004"]})
