@@ -178,7 +178,9 @@ def decode_trf(raw: bytes) -> tuple[str, str]:
     pairing program: Windows ones write Windows-1252 (its bytes 0x80-0x9F are letters such as
     ``’ š ž Œ``, which Latin-1 reads as invisible control characters), the Irish ICU exports
     Latin-1; the two agree on every other byte. Latin-1 is the last fallback because every
-    byte string decodes in it.
+    byte string decodes in it. DOS programs wrote the code page 850 (``"cp850"``), whose
+    accented letters sit where Windows-1252 has punctuation (``ò`` is ``•`` there): a file is
+    read so only when its players' names are letters in it and are not in Windows-1252.
     """
     bom = b"\xef\xbb\xbf"
     body = raw[len(bom) :] if raw.startswith(bom) else raw
@@ -190,11 +192,45 @@ def decode_trf(raw: bytes) -> tuple[str, str]:
 
 
 def encoding_name(encoding: str) -> str:
-    return {"cp1252": "Windows-1252", "latin-1": "Latin-1"}.get(encoding, encoding.upper())
+    return {
+        "cp1252": "Windows-1252",
+        "latin-1": "Latin-1",
+        "cp850": "the DOS code page 850",
+    }.get(encoding, encoding.upper())
+
+
+# characters a name may hold besides letters: apostrophes, a hyphen, a non-breaking space (not
+# the em dash: it is where the code page 850 has ``ù``)
+_NAME_MARKS = frozenset("'’‘´`-–.\xa0 ")
+# the bytes of a player line's name (columns 15-47)
+_NAME_BYTES = slice(14, 47)
+
+
+def _player_names(raw: bytes) -> list[bytes]:
+    return [line[_NAME_BYTES] for line in raw.split(b"\n") if line.startswith(b"001")]
+
+
+def _spelt_as_names(values: bytes, encoding: str) -> bool:
+    text = values.decode(encoding, errors="replace")
+    return all(character.isalpha() or character in _NAME_MARKS for character in text)
+
+
+def _names_in_dos_code_page(raw: bytes) -> bool:
+    """Whether the players' names are letters in the code page 850 and are not in
+    Windows-1252 (nor Latin-1): a DOS file."""
+    accented = bytes(sorted({byte for name in _player_names(raw) for byte in name if byte >= 0x80}))
+    return (
+        bool(accented)
+        and _spelt_as_names(accented, "cp850")
+        and not _spelt_as_names(accented, "cp1252")
+    )
 
 
 def _single_byte(raw: bytes) -> tuple[str, str]:
-    """Windows-1252 when the file uses its letters at 0x80-0x9F, else Latin-1 (the same text)."""
+    """Windows-1252 when the file uses its letters at 0x80-0x9F, else Latin-1 (the same text);
+    the DOS code page 850 when only it makes letters of the names."""
+    if _names_in_dos_code_page(raw):
+        return raw.decode("cp850"), "cp850"
     if any(0x80 <= byte <= 0x9F for byte in raw):
         # a byte Windows-1252 leaves undefined: not a Windows file either
         with contextlib.suppress(UnicodeDecodeError):
@@ -947,6 +983,15 @@ def _detect_format(
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}")
 
 
+def _first_accented_name(raw: bytes) -> tuple[int, str]:
+    """The line and the name (code page 850) of the first player whose name is not ASCII."""
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        name = line[_NAME_BYTES]
+        if line.startswith(b"001") and not name.isascii():
+            return number, name.decode("cp850").strip()
+    raise ValueError("no player's name is accented")
+
+
 def _first_non_utf8(raw: bytes) -> tuple[int, int]:
     """The line and value of the first byte that is not UTF-8 (in a file known not to be)."""
     try:
@@ -987,6 +1032,19 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 "the file mixes UTF-8 with another encoding (this byte is not UTF-8): read as "
                 f"{encoding_name(encoding)}, a name with an accented letter is two characters "
                 "longer and the columns after it shift; save the whole file as UTF-8",
+                WARNING,
+            )
+        )
+    elif encoding == "cp850":
+        line, name = _first_accented_name(raw)
+        problems.append(
+            _problem(
+                line,
+                "encoding",
+                name,
+                "the file is in the DOS code page 850 (its players' names are letters only in "
+                "it; Windows-1252 would read Niccolò as Niccol•): read so; check the names, "
+                "and save the file as UTF-8",
                 WARNING,
             )
         )

@@ -488,12 +488,55 @@ def test_a_windows_1252_file_gives_its_letters_not_control_characters() -> None:
 
 def test_a_single_byte_file_without_windows_letters_stays_latin_1() -> None:
     # the two encodings agree outside 0x80-0x9F: such a file keeps its Latin-1 label, and a
-    # byte Windows-1252 leaves undefined (0x81) is read as Latin-1 with a warning
+    # byte Windows-1252 leaves undefined (0x81) outside the names is read as Latin-1 with a
+    # warning (in a name it is the code page 850's ü)
     plain = trf(line001(1, "Müller, Jürgen", 0.0))
     assert decode_trf(plain.decode("utf-8").encode("latin-1"))[1] == "latin-1"
-    odd = parse_trf(trf(line001(1, "Solo", 0.0)).replace(b"Solo", b"So\x81o"))
+    odd = parse_trf(
+        trf(line001(1, "Rossi", 0.0), header=("012 Torneo Solo",)).replace(b"Solo", b"So\x81o")
+    )
     assert odd.tournament["encoding"].to_list() == ["latin-1"]
     assert "Windows-1252" in _warnings(odd).filter(pl.col("field") == "encoding")["reason"][0]
+
+
+def test_a_dos_file_is_read_in_the_code_page_850_with_a_warning() -> None:
+    # in Windows-1252 the code page 850's ò ù à é are • — … ‚, and its ì is no character
+    text = "\r\n".join(
+        [
+            "012 Torneo di Forlì",
+            line001(1, "Rossi, Mario", 1.0, [entry(2, "w", "1")], rating=1500),
+            line001(2, "Bertù, Niccolò", 1.0, [entry(1, "b", "0"), entry(3, "w", "1")]),
+            line001(3, "Pèrez, José Ìñigo", 0.0, [entry(0, "-", "-"), entry(2, "b", "0")]),
+        ]
+    )
+    parsed = parse_trf(text.encode("cp850"))
+    assert parsed.tournament["encoding"].to_list() == ["cp850"]
+    assert parsed.tournament["name"].to_list() == ["Torneo di Forlì"]
+    assert parsed.players["name"].to_list() == [
+        "Rossi, Mario",
+        "Bertù, Niccolò",
+        "Pèrez, José Ìñigo",
+    ]
+    warning = _warnings(parsed).filter(pl.col("field") == "encoding")
+    assert warning.select("line_no", "value").rows() == [(3, "Bertù, Niccolò")]
+    assert "code page 850" in warning["reason"][0]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        # only Windows-1252 punctuation a name may hold: ’ is Æ, – is û in the code page 850
+        ["D’Angelo, Mario", "Rossi–Bianchi, Carla"],
+        # letters in both (è is Þ there), but ò is ‗ in the code page 850
+        ["Sè, Niccolò", "Ferri, Luca"],
+    ],
+)
+def test_a_windows_file_whose_names_read_in_both_stays_windows(names: list[str]) -> None:
+    text = "\n".join(["012 Torneo", *(line001(n, name, 0.0) for n, name in enumerate(names, 1))])
+    parsed = parse_trf(text.encode("cp1252"))
+    assert parsed.tournament["encoding"].to_list() in (["cp1252"], ["latin-1"])
+    assert parsed.players["name"].to_list() == names
+    assert _warnings(parsed).filter(pl.col("field") == "encoding").height == 0
 
 
 def test_crlf_and_lf_give_the_same_frames() -> None:
