@@ -18,9 +18,10 @@ tournament cannot be rated as delivered; ``warning`` is information for the arbi
 Choices worth knowing:
 
 * ``games`` is the full players x rounds grid; rounds without an entry are
-  ``kind="unpaired"`` with score 0. ``rounds`` is the number of round entries actually
-  written; a different count declared in the header (``XXR`` or the TRF-26 ``142`` record)
-  is reported.
+  ``kind="unpaired"`` with score 0. The tournament's ``rounds`` are those up to the last
+  that pairs anybody: byes entered ahead for a round not yet paired make no round, and are
+  left out with a warning. A different count declared in the header (``XXR`` or the TRF-26
+  ``142`` record) is reported.
 * An entry with a colour marker but no result (ICU writes ``"0000 -  "`` or
   ``"     -  "`` for byes whose value it leaves to the points column) is read as not
   paired and reported; the points check then shows what the file's total assumed.
@@ -621,6 +622,48 @@ def _observed_rounds(p001: pl.DataFrame) -> int:
     return int(p001.select(blocks.max()).item() or 0)
 
 
+def _paired_rounds(games: pl.DataFrame) -> int:
+    """The last round in which somebody met an opponent (0 when nobody did)."""
+    last = games.filter(pl.col("opponent").is_not_null()).get_column("round").max()
+    return int(last) if last is not None else 0  # type: ignore[arg-type]
+
+
+def _round_count_problems(games: pl.DataFrame, rounds: int, header: _Header) -> list[pl.DataFrame]:
+    """Warnings: rounds after the last paired one that hold only byes, and a header whose
+    number of rounds differs from the tournament's."""
+    found = []
+    unpaired = games.filter((pl.col("round") > rounds) & (pl.col("kind") != "unpaired")).sort(
+        "line_no", "round"
+    )
+    if unpaired.height:
+        later = sorted(set(unpaired.get_column("round").to_list()))
+        named = ", ".join(str(number) for number in later)
+        found.append(
+            _problem(
+                int(unpaired.get_column("line_no")[0]),
+                "number of rounds",
+                named,
+                f"round{'s' if len(later) > 1 else ''} {named} pair nobody: {unpaired.height} "
+                f"bye{'s' if unpaired.height > 1 else ''} entered ahead, left out; the "
+                f"tournament has {rounds} round{'' if rounds == 1 else 's'}",
+                WARNING,
+            )
+        )
+    declared = header.declared_rounds
+    if declared is not None and rounds != declared:
+        found.append(
+            _problem(
+                header.rounds_line,
+                "number of rounds",
+                str(declared),
+                f"the header declares {declared} rounds but the player lines pair players in "
+                f"{rounds}: the tournament has {rounds}",
+                WARNING,
+            )
+        )
+    return found
+
+
 def _games(
     players_lines: pl.DataFrame, rounds: int
 ) -> tuple[pl.DataFrame, list[pl.DataFrame], bool]:
@@ -1090,26 +1133,16 @@ def parse_trf(raw: bytes) -> ParsedTrf:
     players, player_problems = _players(p001)
     problems += player_problems
 
-    # the rounds are those the player lines hold: a header's count says what was planned (a
-    # typo, or a file cut short, would otherwise add rounds nobody played, and carry a small
-    # tournament past a minimum number of rounds)
-    rounds = _observed_rounds(p001)
-    declared = header.declared_rounds
-    if declared is not None and rounds != declared:
-        problems.append(
-            _problem(
-                header.rounds_line,
-                "number of rounds",
-                str(declared),
-                f"the header declares {declared} rounds but the player lines hold results for "
-                f"{rounds}: the tournament has {rounds}",
-                WARNING,
-            )
-        )
-
     usable = p001.join(players.select("line_no", "start_number"), on="line_no", how="inner")
-    games, game_problems, bare_dash = _games(usable, rounds)
+    games, game_problems, bare_dash = _games(usable, _observed_rounds(p001))
     problems += game_problems
+
+    # the rounds are those the player lines pair: a header's count says what was planned (a
+    # typo, or a file cut short, would otherwise add rounds nobody played, and carry a small
+    # tournament past a minimum number of rounds), and so do byes entered ahead
+    rounds = _paired_rounds(games)
+    problems += _round_count_problems(games, rounds, header)
+    games = games.filter(pl.col("round") <= rounds)
     problems += _pairing_problems(games, players)
     problems += _points_problems(games, players)
 

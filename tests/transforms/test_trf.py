@@ -55,9 +55,11 @@ SKLANGEN = "sklangen_TRF__tests_example1.trf"
 # file: (players, rounds, played pairs, format, encoding, is_team, warnings, start, end)
 # How each number was checked: see the module docstring; notes per file below.
 EXPECTED: dict[str, tuple[int, int, int, str, str, bool, int, date | None, date | None]] = {
-    # XXR 9 but only 5 round blocks written (tournament in progress): 5 rounds, and a warning
+    # XXR 9 but only 4 rounds paired and a fifth of byes entered ahead (tournament in
+    # progress): 4 rounds, two warnings, and a third for player 43, whose points count the
+    # half-point bye entered ahead
     # that the header declares 9; 178 played rows.
-    COMPETICHESS: (52, 5, 89, "TRF-16", "utf-8", False, 1, date(2010, 9, 24), date(2010, 10, 2)),
+    COMPETICHESS: (52, 4, 89, "TRF-16", "utf-8", False, 3, date(2010, 9, 24), date(2010, 10, 2)),
     # 142 14 and 14 blocks; 2060 played rows; team records 013/240/.../802 present.
     MOLRN_TRF26: (249, 14, 1030, "TRF-26", "utf-8", True, 0, date(2024, 1, 1), date(2024, 1, 14)),
     # 142 3 but 2 blocks (2 rounds, a warning); 310 team lines with UTF-8 names; no 042/052.
@@ -201,14 +203,18 @@ def test_competichess_by_hand() -> None:
     assert (g["opponent"], g["color"], g["kind"], g["score"]) == (None, None, "bye", 0.5)
     # line 61: player 48 round 4 "0000 - U" (pairing-allocated bye)
     assert (_game(parsed, 48, 4)["result_code"], _game(parsed, 48, 4)["score"]) == ("U", 1.0)
-    # line 41: player 28 has five "0000 - Z" then nothing: the file holds 5 rounds, not the
-    # 9 its XXR record declares (line 13)
+    # line 41: player 28 has five "0000 - Z" then nothing; nobody is paired in round 5, which
+    # holds only byes entered ahead (lines 35, 41, 56): the tournament has 4 rounds, not the 9
+    # its XXR record declares (line 13)
     p28 = parsed.games.filter(pl.col("start_number") == 28).sort("round")
-    assert p28["result_code"].to_list() == ["Z"] * 5
-    assert p28["kind"].to_list() == ["bye"] * 5
+    assert p28["result_code"].to_list() == ["Z"] * 4
+    assert p28["kind"].to_list() == ["bye"] * 4
     assert _warnings(parsed).select("line_no", "field", "value").rows() == [
-        (13, "number of rounds", "9")
+        (13, "number of rounds", "9"),
+        (35, "number of rounds", "5"),
+        (56, "points", "1.0"),
     ]
+    assert "3 byes entered ahead" in _warnings(parsed)["reason"][1]
     p1 = _player(parsed, 1)
     assert p1["line_no"] == 14
     assert (p1["name"], p1["sex"], p1["title"], p1["rating"]) == ("Mirzoev Azer", "M", "g", 2527)
@@ -750,22 +756,49 @@ def test_national_lines_and_team_flag() -> None:
     assert (t["is_team"], t["format"], t["rounds"]) == (True, "TRF-26", 1)
 
 
-def test_rounds_are_those_the_player_lines_hold() -> None:
+def test_rounds_are_those_the_player_lines_pair() -> None:
     raw = trf(
-        line001(1, "A", 1.0, [entry(2, "w", "1"), " " * 8, entry(None, "-", "Z")]),
-        line001(2, "B", 0.0, [entry(1, "b", "0")]),
+        line001(1, "A", 2.0, [entry(2, "w", "1"), " " * 8, entry(3, "w", "+")]),
+        line001(2, "B", 0.5, [entry(1, "b", "0"), entry(None, "-", "H")]),
+        line001(3, "C", 0.0, [" " * 8, " " * 8, entry(1, "b", "-")]),
         header=("012 X", "XXR 2"),
     )
     parsed = parse_trf(raw)
+    # a forfeit pairs two players: round 3 is a round
     assert parsed.tournament["rounds"].to_list() == [3]
-    assert parsed.games.height == 6
+    assert parsed.games.height == 9
     warn = _warnings(parsed).select("line_no", "reason").rows()
     assert warn == [
         (
             2,
-            "the header declares 2 rounds but the player lines hold results for 3: the "
+            "the header declares 2 rounds but the player lines pair players in 3: the "
             "tournament has 3",
         )
+    ]
+    # byes entered ahead for rounds nobody was paired in make no round
+    ahead = parse_trf(
+        trf(
+            line001(
+                1, "A", 1.0, [entry(2, "w", "1"), entry(None, "-", "H"), entry(None, "-", "Z")]
+            ),
+            line001(2, "B", 0.0, [entry(1, "b", "0"), " " * 8, entry(None, "-", "H")]),
+            header=("012 X", "XXR 3"),
+        )
+    )
+    assert ahead.tournament["rounds"].to_list() == [1]
+    assert ahead.games.select("start_number", "round").rows() == [(1, 1), (2, 1)]
+    assert _warnings(ahead).select("line_no", "value", "reason").rows() == [
+        (
+            2,
+            "3",
+            "the header declares 3 rounds but the player lines pair players in 1: the "
+            "tournament has 1",
+        ),
+        (
+            3,
+            "2, 3",
+            "rounds 2, 3 pair nobody: 3 byes entered ahead, left out; the tournament has 1 round",
+        ),
     ]
     # a typo (or a file cut short) declaring more rounds adds none that nobody played
     typo = parse_trf(
