@@ -622,6 +622,44 @@ def _observed_rounds(p001: pl.DataFrame) -> int:
     return int(p001.select(blocks.max()).item() or 0)
 
 
+# names pairing programs give the line that stands for a bye ("spielfrei": German programs)
+BYE_STAND_IN_NAMES = ["spielfrei", "freilos", "bye", "free", "riposo", "exempt"]
+
+
+def _without_bye_stand_ins(
+    players: pl.DataFrame, games: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.DataFrame]]:
+    """Players and games without the lines that stand for a bye: a line named as pairing
+    programs name their bye, paired with nobody (it would enter the lists as a player)."""
+    paired = games.filter(pl.col("opponent").is_not_null()).get_column("start_number").unique()
+    stand_ins = players.filter(
+        pl.col("name").str.to_lowercase().is_in(BYE_STAND_IN_NAMES),
+        ~pl.col("start_number").is_in(paired.implode()),
+    )
+    if stand_ins.height == 0:
+        return players, games, []
+    left_out = stand_ins.get_column("start_number").implode()
+    return (
+        players.filter(~pl.col("start_number").is_in(left_out)),
+        games.filter(~pl.col("start_number").is_in(left_out)),
+        [
+            _flag(
+                stand_ins,
+                pl.lit(True),
+                "player line",
+                pl.col("name"),
+                pl.format(
+                    "player {} '{}' stands for a bye (the pairing program's name for it) and "
+                    "meets nobody: not a player, left out",
+                    pl.col("start_number"),
+                    pl.col("name"),
+                ),
+                WARNING,
+            )
+        ],
+    )
+
+
 def _paired_rounds(games: pl.DataFrame) -> int:
     """The last round in which somebody met an opponent (0 when nobody did)."""
     last = games.filter(pl.col("opponent").is_not_null()).get_column("round").max()
@@ -1143,6 +1181,8 @@ def parse_trf(raw: bytes) -> ParsedTrf:
     rounds = _paired_rounds(games)
     problems += _round_count_problems(games, rounds, header)
     games = games.filter(pl.col("round") <= rounds)
+    players, games, stand_in_problems = _without_bye_stand_ins(players, games)
+    problems += stand_in_problems
     problems += _pairing_problems(games, players)
     problems += _points_problems(games, players)
 

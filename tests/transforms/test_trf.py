@@ -75,7 +75,8 @@ EXPECTED: dict[str, tuple[int, int, int, str, str, bool, int, date | None, date 
     IRISH_JUNIORS: (34, 5, 82, "KRAUSE", "latin-1", False, 11, date(2011, 7, 2), date(2011, 7, 3)),
     LATIN1: (3, 3, 3, "TRF-06", "latin-1", False, 0, date(2008, 6, 7), None),
     # 042 "28. 07. 2005"; forfeits written "153 - -" with an opponent.
-    SKLANGEN: (284, 7, 970, "TRF-06", "utf-8", False, 0, date(2005, 7, 28), date(2005, 7, 31)),
+    # the 284th line is "spielfrei", the pairing program's bye: left out, with a warning
+    SKLANGEN: (283, 7, 970, "TRF-06", "utf-8", False, 1, date(2005, 7, 28), date(2005, 7, 31)),
 }
 
 
@@ -336,10 +337,29 @@ def test_sklangen_by_hand() -> None:
     assert (g["opponent"], g["color"], g["kind"], g["score"]) == (153, None, "forfeit", 0.0)
     assert _game(parsed, 153, 1)["result_code"] == "+"  # line 166 "13 - +"
     assert _game(parsed, 13, 2)["kind"] == "unpaired"  # withdrew
-    # line 297: the "spielfrei" dummy has only "0000 - -" in round 5
-    assert _game(parsed, 284, 5)["kind"] == "forfeit"
-    assert _game(parsed, 284, 5)["opponent"] is None
-    assert _game(parsed, 282, 5)["score"] == 1.0  # line 295 "0000 - +"
+    # line 297: the "spielfrei" dummy has only "0000 - -" in round 5: it is the bye of player
+    # 282 (line 295 "0000 - +"), not a player
+    assert parsed.players.filter(pl.col("start_number") == 284).height == 0
+    assert parsed.games.filter(pl.col("start_number") == 284).height == 0
+    assert _warnings(parsed).select("line_no", "value").rows() == [(297, "spielfrei")]
+    assert _game(parsed, 282, 5)["score"] == 1.0
+
+
+def test_a_bye_stand_in_is_left_out_only_when_it_meets_nobody() -> None:
+    parsed = parse_trf(
+        trf(
+            line001(1, "Free", 2.0, [entry(2, "w", "1"), entry(None, "-", "+")]),
+            line001(2, "Bianchi, Anna", 0.0, [entry(1, "b", "0"), entry(3, "w", "0")]),
+            line001(3, "BYE", 1.0, [" " * 8, entry(2, "b", "1")]),
+            line001(4, "Spielfrei", 0.0, [" " * 8, entry(None, "-", "-")]),
+        )
+    )
+    # "Free" and "BYE" meet opponents: players, whatever their names
+    assert parsed.players["name"].to_list() == ["Free", "Bianchi, Anna", "BYE"]
+    assert parsed.games.get_column("start_number").unique().sort().to_list() == [1, 2, 3]
+    assert _warnings(parsed).select("line_no", "field", "value").rows() == [
+        (5, "player line", "Spielfrei")
+    ]
 
 
 # --------------------------------------------------------------------------- synthetic
