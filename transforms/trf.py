@@ -1033,6 +1033,30 @@ def _national(
 
 # --------------------------------------------------------------------------- format
 
+# FIDE ids have six digits or more; the Irish ICU exports (the "KRAUSE" dialect) write their
+# federation's own ids, a few thousand, in the same column
+SMALLEST_FIDE_ID = 100_000
+
+
+def _without_national_ids(players: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """Players of an ICU export without the FIDE ids of its id column when every id there is
+    too small to be FIDE's: they are the Irish federation's (and the ratings beside them
+    too), and read as FIDE ids they would make FIDE-rated players of its players."""
+    ids = players.get_column("fide_id").drop_nulls()
+    if ids.len() == 0 or int(ids.max()) >= SMALLEST_FIDE_ID:  # type: ignore[arg-type]
+        return players, []
+    return players.with_columns(pl.lit(None, dtype=pl.Int64).alias("fide_id")), [
+        _problem(
+            None,
+            "FIDE id",
+            None,
+            f"the id column holds no FIDE id (all {ids.len()} are under {SMALLEST_FIDE_ID:,}): "
+            "an Irish ICU export, whose ids and ratings are the Irish federation's; the ids "
+            "are left out, the players are not FIDE-rated",
+            WARNING,
+        )
+    ]
+
 
 def _detect_format(
     lines: pl.DataFrame, games: pl.DataFrame, national: pl.DataFrame, bare_dash: bool
@@ -1218,6 +1242,9 @@ def parse_trf(raw: bytes) -> ParsedTrf:
 
     has_records = p001.height > 0 or bool(header.values)
     file_format = _detect_format(lines, games, national, bare_dash) if has_records else None
+    if file_format == "KRAUSE":
+        players, id_problems = _without_national_ids(players)
+        problems += id_problems
     tournament = pl.DataFrame(
         [
             {

@@ -57,8 +57,7 @@ SKLANGEN = "sklangen_TRF__tests_example1.trf"
 EXPECTED: dict[str, tuple[int, int, int, str, str, bool, int, date | None, date | None]] = {
     # XXR 9 but only 4 rounds paired and a fifth of byes entered ahead (tournament in
     # progress): 4 rounds, two warnings, and a third for player 43, whose points count the
-    # half-point bye entered ahead
-    # that the header declares 9; 178 played rows.
+    # half-point bye entered ahead; 178 played rows.
     COMPETICHESS: (52, 4, 89, "TRF-16", "utf-8", False, 3, date(2010, 9, 24), date(2010, 10, 2)),
     # 142 14 and 14 blocks; 2060 played rows; team records 013/240/.../802 present.
     MOLRN_TRF26: (249, 14, 1030, "TRF-26", "utf-8", True, 0, date(2024, 1, 1), date(2024, 1, 14)),
@@ -66,13 +65,14 @@ EXPECTED: dict[str, tuple[int, int, int, str, str, bool, int, date | None, date 
     SHARLY_TEAM: (8, 2, 8, "TRF-26", "utf-8", True, 1, None, None),
     # 042 08/04/2018 .. 052 10/06/2018, day first (132 round dates 18/04/08 .. agree).
     ERRAL: (137, 7, 396, "TRF-16", "utf-8", False, 0, date(2018, 4, 8), date(2018, 6, 10)),
-    # 042 11.09.26 / 052 12.04.01: only yy.mm.dd keeps start <= end.
-    ARMSTRONG_BOM: (2, 1, 1, "KRAUSE", "utf-8-sig", False, 0, date(2011, 9, 26), date(2012, 4, 1)),
+    # 042 11.09.26 / 052 12.04.01: only yy.mm.dd keeps start <= end. The ICU exports write
+    # the Irish federation's ids in the FIDE id column: one warning each, ids left out.
+    ARMSTRONG_BOM: (2, 1, 1, "KRAUSE", "utf-8-sig", False, 1, date(2011, 9, 26), date(2012, 4, 1)),
     # 16 blocks "     -" without result + 11 players (1 2 10 14 16 26 27 28 42 43 49)
     # whose points column counts those blocks as half points.
-    BUNRATTY: (56, 6, 158, "KRAUSE", "utf-8", False, 27, date(2011, 2, 25), date(2011, 2, 27)),
+    BUNRATTY: (56, 6, 158, "KRAUSE", "utf-8", False, 28, date(2011, 2, 25), date(2011, 2, 27)),
     # 6 blocks "0000 -" without result + 5 points mismatches (players 4 14 19 24 31).
-    IRISH_JUNIORS: (34, 5, 82, "KRAUSE", "latin-1", False, 11, date(2011, 7, 2), date(2011, 7, 3)),
+    IRISH_JUNIORS: (34, 5, 82, "KRAUSE", "latin-1", False, 12, date(2011, 7, 2), date(2011, 7, 3)),
     LATIN1: (3, 3, 3, "TRF-06", "latin-1", False, 0, date(2008, 6, 7), None),
     # 042 "28. 07. 2005"; forfeits written "153 - -" with an opponent.
     # the 284th line is "spielfrei", the pairing program's bye: left out, with a warning
@@ -343,6 +343,23 @@ def test_sklangen_by_hand() -> None:
     assert parsed.games.filter(pl.col("start_number") == 284).height == 0
     assert _warnings(parsed).select("line_no", "value").rows() == [(297, "spielfrei")]
     assert _game(parsed, 282, 5)["score"] == 1.0
+
+
+def test_the_irish_federations_ids_are_no_fide_ids() -> None:
+    parsed = _load(ARMSTRONG_BOM)
+    # lines 10-11: "6897" and "159" in the FIDE id column are ICU ids
+    assert parsed.players.select("fide_id", "rating").rows() == [(None, 2322), (None, 1982)]
+    warning = _warnings(parsed).filter(pl.col("field") == "FIDE id")
+    assert warning["reason"].str.contains("Irish ICU export").to_list() == [True]
+    # the same dialect (a bare "-" bye) with a FIDE id keeps every id
+    fide = parse_trf(
+        trf(
+            line001(1, "Rossi, Mario", 1.0, [entry(2, "w", "1"), "     -  "], fide=850012),
+            line001(2, "Conti, Ada", 0.0, [entry(1, "b", "0")], fide=4191),
+        )
+    )
+    assert fide.tournament["format"].to_list() == ["KRAUSE"]
+    assert fide.players["fide_id"].to_list() == [850012, 4191]
 
 
 def test_a_bye_stand_in_is_left_out_only_when_it_meets_nobody() -> None:
