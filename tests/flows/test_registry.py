@@ -200,7 +200,12 @@ def _two_players_waiting(tmp_path: Path) -> tuple[str, list[tuple]]:
     delivery = tmp_path / "inbox" / "d1"
     delivery.mkdir(parents=True)
     name = "sanichi_icu_tournament__spec_samples_krause_armstrong_2012_with_bom.tab"
-    shutil.copyfile(SHARED_TRF / name, delivery / name)
+    # its id column holds the Irish federation's ids (6897, 159), read as no FIDE ids: they
+    # become FIDE ids of the same width
+    raw = (SHARED_TRF / name).read_bytes()
+    assert raw.count(b"   6897 ") == raw.count(b"    159 ") == 1
+    raw = raw.replace(b"   6897 ", b"2506897 ").replace(b"    159 ", b"2500159 ")
+    (delivery / name).write_bytes(raw)
     write_manifest(
         delivery,
         [
