@@ -26,6 +26,7 @@ from flows.inputs import (
     InputFile,
     csv_text,
     delivery_file_name,
+    delivery_name,
     listed_files,
     read_csv_text,
     unlisted_files,
@@ -320,7 +321,12 @@ def ingest_delivery(
             )
             counts["rejections"] += record_problems(con, run.run_id, game_errors)[0]
         key = _version_key(row, file.sha256 if file else None)
-        if known.unchanged(tournament_id, key, accepted=status == "accepted"):
+        if known.unchanged(
+            tournament_id,
+            key,
+            accepted=status == "accepted",
+            delivery=delivery_name(delivery.folder),
+        ):
             counts["unchanged"] += 1
             continue
         moved = known.receipt_moved(tournament_id, row["received_on"])
@@ -340,6 +346,7 @@ def ingest_delivery(
             file.sha256 if file else None,
             status == "accepted",
             row["received_on"],
+            delivery_name(delivery.folder),
         )
         if file is not None:
             archive_files(con, run.run_id, [(file, "draughts games")])
@@ -359,6 +366,7 @@ def ingest_delivery(
                 "file_name": name,
                 "file_sha256": file.sha256 if file else None,
                 "manifest_sha256": listing.file.sha256,
+                "delivery": delivery_name(delivery.folder),
                 "manifest_line": row["line_no"],
                 "received_on": row["received_on"],
                 "start_date": row["start_date"],

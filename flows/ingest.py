@@ -18,6 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.inputs import (
     MANIFEST_NAME,
     Delivery,
+    delivery_name,
     discover_deliveries,
     read_delivery,
     unlisted_problems,
@@ -184,7 +185,10 @@ def prepare_delivery(
             )
         # after the twin check: a twin's quarantine is no reason to write it again
         if context.known.unchanged(
-            tournament_id, intake.version_key, accepted=intake.status == ACCEPTED
+            tournament_id,
+            intake.version_key,
+            accepted=intake.status == ACCEPTED,
+            delivery=delivery_name(delivery.folder),
         ):
             outcome.unchanged.append(tournament_id)
             continue
@@ -202,6 +206,7 @@ def prepare_delivery(
             file.sha256 if file else None,
             accepted=intake.status == ACCEPTED,
             received_on=row["received_on"],
+            delivery=delivery_name(delivery.folder),
         )
         outcome.intakes.append(intake.with_version(version))
     # a problem of a manifest row belongs to the tournament the row names
@@ -212,7 +217,11 @@ def prepare_delivery(
 
 
 def write_intake(
-    con: duckdb.DuckDBPyConnection, run: RunRecord, intake: TournamentIntake, trf_sha: str | None
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    intake: TournamentIntake,
+    trf_sha: str | None,
+    delivery: str,
 ) -> None:
     """Store one new tournament version with its entries, games and unmatched players."""
     header = intake.header
@@ -227,6 +236,7 @@ def write_intake(
             "status": intake.status,
             "file_sha256": trf_sha,
             "run_id": run.run_id,
+            "delivery": delivery,
         },
     )
     tag = {"tournament_id": intake.tournament_id, "version": intake.version}
@@ -303,7 +313,13 @@ def write_outcomes(
             if file is not None:
                 run.input_checksums[str(file.path)] = file.sha256
                 archive_files(con, run.run_id, [(file, "trf")])
-            write_intake(con, run, intake, file.sha256 if file else None)
+            write_intake(
+                con,
+                run,
+                intake,
+                file.sha256 if file else None,
+                delivery_name(outcome.delivery.folder),
+            )
             new_rejections, new_warnings = record_problems(
                 con, run.run_id, intake.problems_for_record(file.sha256 if file else None)
             )

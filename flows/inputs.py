@@ -69,6 +69,12 @@ def delivery_file_name(folder: Path, name: str, inbox: Path | None) -> str | Non
     return (shown / name).as_posix()
 
 
+def delivery_name(folder: Path) -> str:
+    """A delivery's name as the warehouse records it: its folder's own name, the same whether
+    the inbox holding it or the folder itself is read."""
+    return folder.resolve().name
+
+
 def read_csv_text(
     path: Path, required: Sequence[str] = (), shown_as: str | None = None
 ) -> CsvInput:

@@ -36,6 +36,9 @@ class KnownTournaments:
     received_on: dict[str, date]  # id -> receipt date of its latest version
     quarantined: set[str]  # ids whose latest version is quarantined
     latest_key: dict[str, str]  # id -> version key of its latest version
+    # id -> "delivery|version key" of every version ("*" for one ingested before deliveries
+    # were recorded: it counts for any delivery)
+    delivered: dict[str, set[str]]
     # and the other way round: SHA-256 of a file -> the ids rating it
     rated_files: dict[str, set[str]] = field(init=False)
 
@@ -62,16 +65,17 @@ class KnownTournaments:
         others = sorted(holders - {tournament_id})
         return others[0] if others else None
 
-    def unchanged(self, tournament_id: str, key: str, accepted: bool) -> bool:
-        """Whether this delivery of ``tournament_id`` adds nothing: a version with the same
-        key is known, unless it is the latest, quarantined, and now passes (its quarantine
-        came from what the warehouse held then: a registry loaded since, typically). An older
-        delivery read again never displaces a later version."""
-        _, keys = self.versions.get(tournament_id, (0, set()))
-        if key not in keys:
-            return False
-        retried = self.latest_key.get(tournament_id) == key and tournament_id in self.quarantined
-        return not (accepted and retried)
+    def unchanged(self, tournament_id: str, key: str, accepted: bool, delivery: str) -> bool:
+        """Whether this delivery of ``tournament_id`` adds nothing: it carries the latest
+        version's key (unless that version is quarantined and this one passes: its quarantine
+        came from what the warehouse held then, a registry loaded since typically), or this
+        very delivery brought this key before. An inbox is read again whole, so an older
+        delivery read again never displaces a later version; a new delivery of an earlier
+        version's file brings that version back (a correction undone)."""
+        if self.latest_key.get(tournament_id) == key:
+            return not (accepted and tournament_id in self.quarantined)
+        delivered = self.delivered.get(tournament_id, set())
+        return f"{delivery}|{key}" in delivered or f"*|{key}" in delivered
 
     def receipt_moved(self, tournament_id: str, received_on: date | None) -> str | None:
         """Why a new version with this receipt date deserves the analyst's eye, or None.
@@ -97,10 +101,12 @@ class KnownTournaments:
         file_sha256: str | None,
         accepted: bool,
         received_on: date | None,
+        delivery: str,
     ) -> int:
         """Record a new version of ``tournament_id``; returns its number."""
         latest, keys = self.versions.get(tournament_id, (0, set()))
         self.versions[tournament_id] = (latest + 1, keys | {key})
+        self.delivered.setdefault(tournament_id, set()).add(f"{delivery}|{key}")
         self.games.setdefault(tournament_id, game)
         self.latest_key[tournament_id] = key
         if received_on is not None:
@@ -138,6 +144,7 @@ def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
         },
         quarantined={row["tournament_id"] for row in known if row["latest_quarantined"]},
         latest_key={row["tournament_id"]: row["latest_key"] for row in known},
+        delivered={row["tournament_id"]: set(row["delivered_keys"]) for row in known},
     )
 
 

@@ -19,6 +19,7 @@ DATA_TABLES = [
     "player_match",
 ]
 ERRAL = "erral_fidetournament__tests_test_demo.trf"
+SKLANGEN = "sklangen_TRF__tests_example1.trf"
 
 
 def _table_counts(warehouse: Path) -> dict[str, int]:
@@ -286,7 +287,26 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
     assert latest == (2,)
     assert games_per_version[0][1] == games_per_version[1][1]
 
-    # the inbox still holds both deliveries: running it again must not flip back to version 1
+    # the inbox still holds both deliveries: running it again must not flip back to version 1,
+    # nor must reading the first delivery's folder on its own, or after an edit of its manifest
+    assert ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"] == 0
+    assert ingest_flow(str(first), str(warehouse))["tournaments_new_versions"] == 0
+    shutil.copyfile(SHARED_TRF / SKLANGEN, first / "other.trf")
+    write_manifest(first, [row, {**row, "tournament_id": "T-9", "file": "other.trf"}])
+    edited = ingest_flow(str(inbox), str(warehouse))
+    assert (edited["tournaments_new_versions"], edited["tournaments_unchanged"]) == (1, 2)
+
+    # the correction undone: a new delivery of the first file brings version 1's file back
+    third = inbox / "2026-06"
+    third.mkdir()
+    shutil.copyfile(first / "t.trf", third / "t.trf")
+    write_manifest(third, [row])
+    assert ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"] == 1
+    with Warehouse(warehouse).reader() as con:
+        back = con.execute(
+            "SELECT version, name, delivery FROM tournament WHERE tournament_id = 'T-1'"
+        ).fetchone()
+    assert (back[0], "corrected" in back[1], back[2]) == (3, False, "2026-06")
     assert ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"] == 0
 
 
