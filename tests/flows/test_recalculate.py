@@ -178,6 +178,34 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
     assert "elo_italia k40: 4 list dates, 2019-04-01 .. 2020-01-01" in status
     assert "official list revisions" in status
 
+    # the official lists get new revisions (same rows: only the rulebook's text changed) and
+    # the scenario, left as it was, is compared with them: recorded once more, against them
+    commented = tmp_path / "commented.toml"
+    commented.write_text(text + "\n# a comment\n", encoding="utf-8")
+    official = recalculate_flow(
+        "elo_italia",
+        str(warehouse),
+        date(2019, 4, 1),
+        date(2020, 1, 1),
+        rulebook_path=str(commented),
+    )
+    assert official["new_revisions"] == 4 and official["players_changed"] == 0
+    third = recalculate_flow(
+        "elo_italia",
+        str(warehouse),
+        date(2019, 4, 1),
+        date(2020, 1, 1),
+        rulebook_path=str(other),
+        scenario="k40",
+    )
+    assert (third["new_revisions"], third["players_changed"]) == (0, counts["players_changed"])
+    with Warehouse(warehouse).reader() as con:
+        compared = con.execute(
+            "SELECT against_revision, count(*) FROM list_diff WHERE scenario = 'k40' "
+            "GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+    assert compared == [(1, counts["players_changed"]), (2, counts["players_changed"])]
+
 
 def test_a_scenario_with_a_gap_is_refused_not_filled_with_official_lists(season_warehouse):
     from flows.lists import ListError
