@@ -44,6 +44,7 @@ from flows.lists import (
     list_context,
     read_previous,
     refuse_imported_dates,
+    refuse_stale_lists_before,
     superseded_note,
     write_list,
 )
@@ -659,6 +660,7 @@ def rubele_quarterly_flow(
     )
     with Warehouse(warehouse).transaction(create=False) as con:
         refuse_imported_dates(con, system, [list_date])
+        refuse_stale_lists_before(con, system, list_date)
         written = publish_rubele(con, run, system, OFFICIAL, list_date, rulebook)
         report = rubele_report_of(con, run, system, list_date, written)
         run.input_checksums = inputs_checksums([written])

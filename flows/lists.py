@@ -672,6 +672,7 @@ def quarterly_flow(
     )
     with Warehouse(warehouse).transaction(create=False) as con:
         refuse_imported_dates(con, system, [list_date])
+        refuse_stale_lists_before(con, system, list_date)
         written = publish_one(con, run, system, list_date, rulebook)
         report = execute(
             con,
@@ -691,6 +692,22 @@ def quarterly_flow(
     publish_markdown(report, key=f"{system.replace('_', '-')}-list")
     say(report)
     return run.counts
+
+
+def refuse_stale_lists_before(con: duckdb.DuckDBPyConnection, system: str, list_date: date) -> None:
+    """A list is built on the one before: refuse it while an earlier list of the system is
+    stale (a late or corrected tournament, a merge), or it would carry that list's error on."""
+    from flows.status import stale_of
+
+    earlier = [stale for stale in stale_of(con, system) if stale.list_date < list_date]
+    if earlier:
+        first = earlier[0]
+        raise ListError(
+            f"the {system} list of {first.list_date} is stale ({first.reason})"
+            + (f", and {len(earlier) - 1} more after it" if len(earlier) > 1 else "")
+            + f": replay {'it' if len(earlier) == 1 else 'them'} first with `graduatoria "
+            f"recalculate --system {system} --stale`, then publish the list of {list_date}"
+        )
 
 
 @dataclass(frozen=True)

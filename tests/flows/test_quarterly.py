@@ -135,3 +135,24 @@ def test_an_imported_list_warns_of_what_it_cannot_take_as_it_is(tmp_path):
     assert "## Warnings (3, first 25)" in report
     assert "XX is not a category of elo_italia" in report
     assert listed == [("1", None), ("2", "1N")]
+
+
+def test_a_list_is_refused_while_a_list_before_it_is_stale(loaded_warehouse, tmp_path):
+    from flows.lists import ListError, quarterly_flow
+    from flows.recalculate import recalculate_flow
+    from tests.flows.helpers import deliver_a_corrected_tournament
+
+    warehouse = str(loaded_warehouse)
+    quarterly_flow("elo_italia", date(SEASON, 4, 1), warehouse)
+    quarterly_flow("elo_italia", date(SEASON, 7, 1), warehouse)
+    # a corrected crosstable of a tournament the July list rated: that list is stale, and the
+    # October list would be built on its old numbers
+    assert deliver_a_corrected_tournament(loaded_warehouse, tmp_path / "corrections")[1] == 1
+    with pytest.raises(
+        ListError,
+        match=rf"list of {SEASON}-07-01 is stale \(its inputs changed since it was written\): "
+        r"replay it first with `graduatoria recalculate --system elo_italia --stale`",
+    ):
+        quarterly_flow("elo_italia", date(SEASON, 10, 1), warehouse)
+    assert recalculate_flow("elo_italia", warehouse, stale=True)["new_revisions"] == 1
+    assert quarterly_flow("elo_italia", date(SEASON, 10, 1), warehouse)["revision"] == 1
