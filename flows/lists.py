@@ -830,7 +830,18 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
         refuse_an_import_after_computed_lists(con, system, list_date)
         rejected, _ = record_problems(con, run.run_id, problems)
         imported = 0
-        if not current:
+        errors = problems.filter(pl.col("severity") == "error").height
+        # the federation's list is taken whole or not at all: a player left out would enter
+        # the next list as a newcomer, and an official list is never replaced
+        refused = bool(errors) and not current
+        if refused:
+            run.counts = {"players": 0, "rejections_new": rejected, "refused": 1}
+            report = (
+                f"# Import of the {system} list at {list_date} refused\n\n- nothing was "
+                f"imported: {_rows(errors)} rejected; correct the file and import it again\n"
+            ) + recorded_problems_section(con, run.run_id)
+            run.write(con, "refused", report)
+        if not current and not refused:
             archive_files(con, run.run_id, [(source.file, "list")])
             registry, members = importer.read_people(con)
             warnings = imported_list_warnings(
@@ -864,11 +875,24 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
                 "list_ranking",
                 rankings(ranking_input(listed, era, list_date)).with_columns(tag),
             )
-        run.counts = {"players": imported, "rejections_new": rejected}
-        report = (
-            f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
-            f"{' (already imported)' if current else ''}\n- rows rejected: {problems.height}\n"
-        ) + recorded_problems_section(con, run.run_id)
-        run.write(con, "succeeded", report)
+        if not refused:
+            run.counts = {"players": imported, "rejections_new": rejected}
+            warned = problems.height - errors
+            report = (
+                f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
+                f"{' (already imported)' if current else ''}\n"
+                + (f"- warnings (rows kept): {warned}\n" if warned else "")
+            ) + recorded_problems_section(con, run.run_id)
+            run.write(con, "succeeded", report)
     say(report)
+    if refused:
+        raise ListError(
+            f"{source.file.name}: {_rows(errors)} rejected, nothing imported (a list with "
+            "players left out would enter them as newcomers): correct the file and import it "
+            "again"
+        )
     return run.counts
+
+
+def _rows(count: int) -> str:
+    return f"{count} row{'' if count == 1 else 's'}"

@@ -78,7 +78,7 @@ def test_too_small_rapid_tournaments_are_quarantined_with_the_reason(season_ware
 
 
 def test_an_imported_rapid_list_keeps_its_letters_and_refuses_unknown_ones(tmp_path):
-    from flows.lists import import_list_flow
+    from flows.lists import ListError, import_list_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     listing = tmp_path / "elo_rapid.csv"
@@ -89,8 +89,16 @@ def test_an_imported_rapid_list_keeps_its_letters_and_refuses_unknown_ones(tmp_p
         "100003,1500,12,30,Q,2018-06-01\n",
         encoding="utf-8",
     )
+    # a list with a row rejected is refused whole: its player would enter as a newcomer
+    with pytest.raises(ListError, match="1 row rejected, nothing imported"):
+        import_list_flow(str(listing), "elo_rapid", date(2019, 1, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute("SELECT count(*) FROM rating_list").fetchall() == [(0,)]
+        assert con.execute("SELECT status FROM run").fetchall() == [("refused",)]
+    # corrected: the third player is dropped from the file by the federation
+    listing.write_text("\n".join(listing.read_text(encoding="utf-8").splitlines()[:3]) + "\n")
     counts = import_list_flow(str(listing), "elo_rapid", date(2019, 1, 1), warehouse)
-    assert counts == {"players": 2, "rejections_new": 1}
+    assert counts == {"players": 2, "rejections_new": 0}
     with Warehouse(warehouse).reader() as con:
         listed = con.sql(
             "SELECT player_id, rating_type, category, letter, letter_provisional, letter_held "

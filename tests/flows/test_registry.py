@@ -124,8 +124,12 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
         "100001,1712,45,15,2N,2018-05-20\n100002,abc,3,30,NC,\n",
         encoding="utf-8",
     )
+    # a row rejected: nothing imported (the player would enter the next list as a newcomer)
+    with pytest.raises(ListError, match=r"list\.csv: 1 row rejected, nothing imported"):
+        import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
+    listing.write_text(listing.read_text(encoding="utf-8").replace(",abc,", ",1490,"))
     counts = import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
-    assert counts == {"players": 1, "rejections_new": 1}
+    assert counts == {"players": 2, "rejections_new": 0}
     assert import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)["players"] == 0
     listing.write_text("player_id,rating,games,k,category\n100001,1700,45,15,2N\n")
     with pytest.raises(ListError, match="is not replaced by an import"):
@@ -133,11 +137,12 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
     with Warehouse(warehouse).reader() as con:
         listed = con.execute(
             "SELECT player_id, rating, total_games, rating_basis, revision, source, "
-            "last_played::VARCHAR, is_active FROM rating_list"
+            "last_played::VARCHAR, is_active FROM rating_list ORDER BY player_id"
         ).fetchall()
     # the published list is revision 1 of its list date: the base of the next quarter, with
     # activity from the date of the player's last rated tournament (within 24 months)
-    assert listed == [("100001", 1712, 45, "imported", 1, "imported", "2018-05-20", True)]
+    assert listed[0] == ("100001", 1712, 45, "imported", 1, "imported", "2018-05-20", True)
+    assert [row[:2] for row in listed] == [("100001", 1712), ("100002", 1490)]
 
 
 def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
