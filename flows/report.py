@@ -240,7 +240,8 @@ def recalculation_report(
 
 def diff_summary(diff: pl.DataFrame | None) -> list[str]:
     """A list's differences in a report row: how many players differ, in what, and the largest
-    rating difference of a player on both lists (one entering or leaving has none)."""
+    rating difference of a player on both lists. A player entering or leaving the list is
+    counted there only, not as a change of rating, category or position too."""
     if diff is None:  # a first computation: nothing to compare with
         return ["—", "—", "—", "—", "—", ""]
     if diff.height == 0:
@@ -248,8 +249,10 @@ def diff_summary(diff: pl.DataFrame | None) -> list[str]:
     both = pl.col("old_rating").is_not_null() & pl.col("new_rating").is_not_null()
     counts = diff.select(
         (both & (pl.col("difference") != 0)).sum().alias("ratings"),
-        pl.col("old_category").ne_missing(pl.col("new_category")).sum().alias("categories"),
-        pl.col("old_position").ne_missing(pl.col("new_position")).sum().alias("positions"),
+        (both & pl.col("old_category").ne_missing(pl.col("new_category")))
+        .sum()
+        .alias("categories"),
+        (both & pl.col("old_position").ne_missing(pl.col("new_position"))).sum().alias("positions"),
         pl.col("old_rating").is_null().sum().alias("entered"),
         pl.col("new_rating").is_null().sum().alias("left"),
     ).row(0, named=True)

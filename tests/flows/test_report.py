@@ -7,7 +7,8 @@ from transforms.diffs import DIFF_COLUMNS
 
 
 def test_a_list_s_differences_are_counted_by_kind_and_the_largest_is_of_a_player_on_both():
-    # L left the list (no difference to show), N entered it; A moved most among those on both
+    # L left the list (no difference to show), N entered it: counted there only; among those
+    # on both, B changed category, A and C position, and A moved most
     diff = pl.DataFrame(
         [
             ("L", "Left", 1498, None, None, "NC", None, 40, None),
@@ -23,7 +24,7 @@ def test_a_list_s_differences_are_counted_by_kind_and_the_largest_is_of_a_player
         },
         orient="row",
     )
-    assert diff_summary(diff) == ["5", "2", "3", "4", "1 / 1", "Alpha: 1600 -> 1630"]
+    assert diff_summary(diff) == ["5", "2", "1", "2", "1 / 1", "Alpha: 1600 -> 1630"]
     assert diff_summary(None) == ["—", "—", "—", "—", "—", ""]  # a first computation
 
 
