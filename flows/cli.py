@@ -16,7 +16,7 @@ from pathlib import Path
 
 from polars.exceptions import PanicException
 
-from flows.runtime import configure_prefect_environment
+from flows.runtime import configure_prefect_environment, counted
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 
 DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
@@ -270,7 +270,10 @@ def _recalculate_every_stale_system(warehouse: str) -> None:
         with Warehouse(warehouse).reader() as con:
             stale = stale_of(con, system)
         if stale:
-            print(f"recalculate: {system} has {len(stale)} stale lists from {stale[0].list_date}")
+            print(
+                f"recalculate: {system} has {counted(len(stale), 'stale list')} "
+                f"from {stale[0].list_date}"
+            )
             _recalculate_system(system, warehouse, stale=True)
             replayed.append(system)
     if not replayed:

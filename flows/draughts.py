@@ -50,7 +50,14 @@ from flows.lists import (
 )
 from flows.registry import RegistryKind, checked_csv, load_snapshot
 from flows.report import MAX_LISTED, TOP_MOVES, moves_sections
-from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown, say
+from flows.runtime import (
+    RunRecord,
+    artifact_key,
+    counted,
+    failure_recorded,
+    publish_markdown,
+    say,
+)
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import (
     KnownTournaments,
@@ -736,7 +743,10 @@ def rubele_recalculate_flow(
     dates = list_dates_between(rulebook.era_at(start).calendar, start, end)
     if not dates:
         raise ListError(f"no list date of {system} between {start} and {end}")
-    say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
+    say(
+        f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
+        f"from {start} to {end}"
+    )
     with Warehouse(warehouse).transaction(create=False) as con:
         refuse_imported_dates(con, system, dates)
         results = []

@@ -24,7 +24,7 @@ from prefect.utilities.annotations import quote
 from flows.inputs import read_csv_text
 from flows.registry import checked_csv
 from flows.report import list_report
-from flows.runtime import RunRecord, failure_recorded, publish_markdown, say
+from flows.runtime import RunRecord, counted, failure_recorded, publish_markdown, say
 from flows.warehouse import (
     BatchedInserts,
     Warehouse,
@@ -824,7 +824,7 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
         current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
         if current and current[0][1] != source.file.sha256:
             raise ListError(
-                f"a {system} list at {list_date} is already in the warehouse (revision "
+                f"the {system} list of {list_date} is already in the warehouse (revision "
                 f"{current[0][0]}); an official list is not replaced by an import"
             )
         refuse_an_import_after_computed_lists(con, system, list_date)
@@ -838,7 +838,8 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
             run.counts = {"players": 0, "rejections_new": rejected, "refused": 1}
             report = (
                 f"# Import of the {system} list at {list_date} refused\n\n- nothing was "
-                f"imported: {_rows(errors)} rejected; correct the file and import it again\n"
+                f"imported: {counted(errors, 'row')} rejected; correct the file and import it "
+                "again\n"
             ) + recorded_problems_section(con, run.run_id)
             run.write(con, "refused", report)
         if not current and not refused:
@@ -887,12 +888,8 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
     say(report)
     if refused:
         raise ListError(
-            f"{source.file.name}: {_rows(errors)} rejected, nothing imported (a list with "
+            f"{source.file.name}: {counted(errors, 'row')} rejected, nothing imported (a list with "
             "players left out would enter them as newcomers): correct the file and import it "
             "again"
         )
     return run.counts
-
-
-def _rows(count: int) -> str:
-    return f"{count} row{'' if count == 1 else 's'}"

@@ -42,7 +42,14 @@ from flows.lists import (
     write_list,
 )
 from flows.report import list_report, recalculation_report
-from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown, say
+from flows.runtime import (
+    RunRecord,
+    artifact_key,
+    counted,
+    failure_recorded,
+    publish_markdown,
+    say,
+)
 from flows.warehouse import (
     ROW_GROUP_ROWS,
     BatchedInserts,
@@ -298,7 +305,10 @@ def recalculate_flow(
             if not dates:
                 raise ListError(f"no list date of {system} between {start} and {end}")
             refuse_imported_dates(con, system, dates)
-        say(f"recalculate: {len(dates)} {system} list dates ({scenario}) from {start} to {end}")
+        say(
+            f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
+            f"from {start} to {end}"
+        )
         results: list[tuple[WrittenList, pl.DataFrame | None]] = []
         if dates:
             last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])

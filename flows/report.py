@@ -196,8 +196,11 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
         ]
     if newcomers.height:
         lines += ["", f"## New players ({count['newcomers']}, first {MAX_LISTED})"]
+        # the rating he enters the list with and where it comes from; the note, when a rule
+        # changed a number
         lines += [
-            f"- {row['name']} ({row['player_id']}): {row['note']}"
+            f"- {row['name']} ({row['player_id']}): {row['rating']} ({row['rating_basis']})"
+            + (f"; {row['note']}" if row["note"] else "")
             for row in newcomers.iter_rows(named=True)
         ]
     return "\n".join(lines) + "\n"

@@ -176,6 +176,11 @@ def artifact_key(*parts: str) -> str:
     return "-".join(re.sub(r"[^a-z0-9]+", "-", part.lower()).strip("-") for part in parts)
 
 
+def counted(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 list date``, ``2 list dates``: a count with its noun in the right number."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 def say(message: str) -> None:
     """A progress line for the analyst on stdout, also kept in the Prefect run's log."""
     print(message, flush=True)

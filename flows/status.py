@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from flows.runtime import counted
 from flows.warehouse import Warehouse, query_frame, read_sql
 
 if TYPE_CHECKING:
@@ -59,14 +60,16 @@ def _list_lines(warehouse: str) -> list[str]:
     with Warehouse(warehouse).reader() as con:
         for system, list_dates in published_systems(con).items():
             stale = stale_of(con, system)
-            lines.append(f"  {system}: {list_dates} list dates published, {len(stale)} stale")
+            lines.append(
+                f"  {system}: {counted(list_dates, 'list date')} published, {len(stale)} stale"
+            )
             lines += [f"    stale {item.list_date}: {item.reason}" for item in stale]
         scenarios = query_frame(con, read_sql("queries/status_scenarios.sql"))
     lines = lines or ["  none published yet"]
     if scenarios.height:
         lines += ["", "What-if scenarios (beside the official lists; not checked for staleness):"]
         lines += [
-            f"  {system} {scenario}: {dates} list dates, {first} .. {last}"
+            f"  {system} {scenario}: {counted(dates, 'list date')}, {first} .. {last}"
             for system, scenario, dates, first, last in scenarios.rows()
         ]
     return lines
