@@ -221,6 +221,12 @@ def _run_recalculate(args: argparse.Namespace) -> None:
             raise ValueError("--rulebook and --scenario apply to one system: give --system")
         _recalculate_every_stale_system(args.warehouse)
         return
+    if args.rulebook is not None and args.scenario == "official":
+        # a what-if must not become the official lists: they follow the system's rulebook
+        raise ValueError(
+            "--rulebook recalculates into a scenario: give --scenario NAME (the official lists "
+            "follow the system's rulebook in data/rules/; a rule change is a new era there)"
+        )
     if not args.stale and (args.start is None or args.end is None):
         raise ValueError("give --from and --to, or --stale")
     if args.stale and (args.start or args.end):

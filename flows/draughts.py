@@ -43,6 +43,7 @@ from flows.lists import (
     inputs_checksums,
     list_context,
     read_previous,
+    refuse_bad_scenario_name,
     refuse_imported_dates,
     refuse_stale_lists_before,
     superseded_note,
@@ -716,6 +717,7 @@ def rubele_recalculate_flow(
 
     if stale and scenario != OFFICIAL:
         raise ListError("--stale replays official lists; a scenario names its own range")
+    refuse_bad_scenario_name(scenario)
     if stale:
         rulebook = load_rubele_rulebook(system, rulebook_path)
         with Warehouse(warehouse).reader() as con:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -692,6 +693,19 @@ def quarterly_flow(
     publish_markdown(report, key=f"{system.replace('_', '-')}-list")
     say(report)
     return run.counts
+
+
+# a scenario's name: it names the scenario's rows and its report's Prefect artifact key, whose
+# letters are lowercase (so "K20" and "k20" would share one)
+SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def refuse_bad_scenario_name(scenario: str) -> None:
+    if not SCENARIO_NAME.fullmatch(scenario):
+        raise ListError(
+            f"scenario name {scenario!r}: use lowercase letters, digits, '-' and '_', "
+            "beginning with a letter or a digit"
+        )
 
 
 def refuse_stale_lists_before(con: duckdb.DuckDBPyConnection, system: str, list_date: date) -> None:

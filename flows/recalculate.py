@@ -36,6 +36,7 @@ from flows.lists import (
     load_rulebook,
     period_context,
     read_previous,
+    refuse_bad_scenario_name,
     refuse_imported_dates,
     revisions_in_force,
     validity_in_force,
@@ -268,6 +269,7 @@ def recalculate_flow(
         raise ListError(f"unknown system {system!r}; expected one of {', '.join(FSI_SYSTEMS)}")
     if stale and scenario != OFFICIAL:
         raise ListError("--stale replays official lists; a scenario names its own range")
+    refuse_bad_scenario_name(scenario)
     rulebook = load_rulebook(system, rulebook_path)
     run = RunRecord(
         flow="recalculate",

@@ -79,6 +79,13 @@ def test_recalculate_needs_a_system_unless_it_replays_every_stale_list(capsys, t
     ]
     assert main(stale_with_rulebook) == 1
     assert "apply to one system: give --system" in capsys.readouterr().err
+    # another rulebook never writes the official lists: it needs a scenario
+    what_if = ["recalculate", "--system", "elo_italia", "--from", "2019-04-01", "--to"]
+    what_if += ["2019-07-01", "--rulebook", "x.toml", "--warehouse", warehouse]
+    assert main(what_if) == 1
+    assert "--rulebook recalculates into a scenario: give --scenario NAME" in (
+        capsys.readouterr().err
+    )
 
 
 @pytest.mark.usefixtures("prefect_server")

@@ -207,6 +207,16 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
     assert compared == [(1, counts["players_changed"]), (2, counts["players_changed"])]
 
 
+@pytest.mark.parametrize("name", ["", "K20", "k 20", "-k"])
+def test_a_scenario_name_is_lowercase_letters_digits_dashes(season_warehouse, name):
+    from flows.lists import ListError
+    from flows.recalculate import recalculate_flow
+
+    warehouse = str(season_warehouse(2019))
+    with pytest.raises(ListError, match="use lowercase letters, digits"):
+        recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2019, 4, 1), scenario=name)
+
+
 def test_a_scenario_with_a_gap_is_refused_not_filled_with_official_lists(season_warehouse):
     from flows.lists import ListError
     from flows.recalculate import recalculate_flow
