@@ -175,19 +175,37 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_ingest(args: argparse.Namespace) -> None:
     from flows.ingest import ingest_flow
 
-    ingest_flow(args.inbox, args.warehouse, args.national_federation)
+    counts = ingest_flow(args.inbox, args.warehouse, args.national_federation)
+    _refused_deliveries(counts)
 
 
 def _run_load_registry(args: argparse.Namespace) -> None:
     from flows.registry import load_registry_flow
 
-    load_registry_flow(args.folder, args.as_of, args.warehouse)
+    _refused_snapshot(load_registry_flow(args.folder, args.as_of, args.warehouse))
 
 
 def _run_load_fid_registry(args: argparse.Namespace) -> None:
     from flows.draughts import load_fid_registry_flow
 
-    load_fid_registry_flow(args.folder, args.as_of, args.warehouse)
+    _refused_snapshot(load_fid_registry_flow(args.folder, args.as_of, args.warehouse))
+
+
+# a run that loaded nothing of what it was given ends with a non-zero exit, for scripts and
+# cron: its report, printed above, says why
+
+
+def _refused_snapshot(counts: dict[str, int]) -> None:
+    if counts.get("refused"):
+        raise ValueError("the snapshot was refused: nothing was loaded (the report above says why)")
+
+
+def _refused_deliveries(counts: dict[str, int]) -> None:
+    if counts.get("deliveries_refused"):
+        raise ValueError(
+            f"{counted(counts['deliveries_refused'], 'delivery', 'deliveries')} refused whole, "
+            "nothing of it read (the report above says why); the others were ingested"
+        )
 
 
 def _run_ingest_draughts(args: argparse.Namespace) -> None:

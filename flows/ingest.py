@@ -64,6 +64,8 @@ class DeliveryOutcome:
     intakes: list[TournamentIntake] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     manifest_problems: pl.DataFrame = field(default_factory=empty_problems)
+    # nothing of the delivery could be read (its manifest refused, or listing nothing)
+    refused: bool = False
 
 
 def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
@@ -112,6 +114,7 @@ def prepare_delivery(
     problems = pl.concat([problems, unlisted_problems(delivery.unlisted, MANIFEST_NAME)])
     outcome = DeliveryOutcome(delivery=delivery, manifest_problems=problems)
     if typed.height == 0:
+        outcome.refused = problems.filter(pl.col("severity") == "error").height > 0
         return outcome
     lines_with_errors = set(
         problems.filter(pl.col("severity") == "error").get_column("line_no").drop_nulls().to_list()
@@ -279,6 +282,7 @@ def write_outcomes(
 ) -> dict[str, int]:
     counts = {
         "deliveries": len(outcomes),
+        "deliveries_refused": sum(outcome.refused for outcome in outcomes),
         "tournaments_new_versions": 0,
         "tournaments_accepted": 0,
         "tournaments_quarantined": 0,

@@ -320,7 +320,7 @@ def _refuse(
         rejected, _ = record_problems(
             con, run.run_id, refused.with_columns(pl.lit("registry").alias("source"))
         )
-        run.counts = {"players": 0, "memberships": 0, "rejections_new": rejected}
+        run.counts = {"players": 0, "memberships": 0, "rejections_new": rejected, "refused": 1}
         if kind.after_load is not None:
             run.counts["players_rematched"] = 0
         lines = "".join(

@@ -224,3 +224,19 @@ def test_an_interrupt_says_whether_the_warehouse_was_written(capsys, monkeypatch
     monkeypatch.setitem(cli.VERBS, "status", written_then_interrupted)
     assert main(["status"]) == 130
     assert "interrupted after the run wrote the warehouse" in capsys.readouterr().err
+
+
+def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path):
+    import flows.ingest
+    import flows.registry
+
+    warehouse = str(tmp_path / "w.duckdb")
+    monkeypatch.setattr(flows.registry, "load_registry_flow", lambda *args: {"refused": 1})
+    load = ["load-registry", str(tmp_path), "--as-of", "2026-01-01", "--warehouse", warehouse]
+    assert main(load) == 1
+    assert "the snapshot was refused: nothing was loaded" in capsys.readouterr().err
+    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: {"deliveries_refused": 2})
+    assert main(["ingest", str(tmp_path), "--warehouse", warehouse]) == 1
+    assert "2 deliveries refused whole" in capsys.readouterr().err
+    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: {"deliveries_refused": 0})
+    assert main(["ingest", str(tmp_path), "--warehouse", warehouse]) == 0
