@@ -172,6 +172,7 @@ def prepare_delivery(
             national_federation=national_federation,
             manifest_rejected=row["line_no"] in lines_with_errors,
             rulebook=context.rulebooks.get(str(row["system"])),
+            unreadable=delivery.unreadable.get((row["file"] or "").strip()),
         )
         twin = context.known.same_file_as(tournament_id, file.sha256 if file else None)
         if twin is not None:

@@ -6,7 +6,7 @@ import csv
 import hashlib
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -58,6 +58,17 @@ def read_input_file(path: Path, shown_as: str | None = None) -> InputFile:
     return InputFile(path=path, content=path.read_bytes(), shown_as=shown_as)
 
 
+# what reading a delivered file can raise: no permission, a folder where a file should be, a
+# name with a NUL byte or too long for the file system, a loop of symbolic links
+CANNOT_READ = (OSError, ValueError, RuntimeError)
+
+
+def cannot_read(error: BaseException) -> str:
+    """Why a file cannot be read, plainly (the error's own words, without its errno)."""
+    words = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return f"it cannot be read ({words})"
+
+
 def delivery_file_name(folder: Path, name: str, inbox: Path | None) -> str | None:
     """A delivery's file named from the inbox folder (``inbox/2024-03/manifest.csv``), so a
     rejection says which delivery it is in; None without an inbox (the file's own name)."""
@@ -78,8 +89,14 @@ def delivery_name(folder: Path) -> str:
 def read_csv_text(
     path: Path, required: Sequence[str] = (), shown_as: str | None = None
 ) -> CsvInput:
-    """Read a CSV with every value as text, so the typing step can report what it saw."""
-    return csv_text(read_input_file(path, shown_as), required)
+    """Read a CSV with every value as text, so the typing step can report what it saw; a file
+    that cannot be read is refused with the reason."""
+    try:
+        file = read_input_file(path, shown_as)
+    except CANNOT_READ as error:
+        unread = InputFile(path=path, content=b"", shown_as=shown_as)
+        return CsvInput(unread, pl.DataFrame(), problems_frame([problem(cannot_read(error))]))
+    return csv_text(file, required)
 
 
 def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
@@ -166,6 +183,7 @@ class Delivery:
     manifest: CsvInput
     files: dict[str, InputFile]  # by file name as written in the manifest
     unlisted: tuple[str, ...] = ()  # files in the folder no listing names (not read)
+    unreadable: dict[str, str] = field(default_factory=dict)  # listed files: why not read
 
 
 def discover_deliveries(inbox: Path) -> list[Path]:
@@ -182,11 +200,13 @@ def read_delivery(folder: Path, inbox: Path | None = None) -> Delivery:
         MANIFEST_REQUIRED,
         delivery_file_name(folder, MANIFEST_NAME, inbox),
     )
+    unreadable: dict[str, str] = {}
     return Delivery(
         folder=folder,
         manifest=manifest,
-        files=listed_files(folder, manifest, inbox),
+        files=listed_files(folder, manifest, inbox, unreadable),
         unlisted=unlisted_files(folder),
+        unreadable=unreadable,
     )
 
 
@@ -194,22 +214,25 @@ def unlisted_files(folder: Path) -> tuple[str, ...]:
     """The files of a delivery folder that no listing in it names (hidden files aside): they
     are not read, and the analyst is told, since a file left out of its manifest is a
     tournament that would otherwise never be rated. A folder may hold both listings."""
-    listed = {(folder / name).resolve() for name in LISTING_NAMES}
-    for name in LISTING_NAMES:
-        if (folder / name).is_file():
-            listing = csv_text(read_input_file(folder / name))
-            if listing.problems.height or "file" not in listing.rows.columns:
-                return ()  # an unreadable listing is refused: what it lists is unknown
-            files = listing.rows.get_column("file").drop_nulls()
-            # as the listing's files are read: "./a.trf" is a.trf
-            listed |= {(folder / entry.strip()).resolve() for entry in files}
-    return tuple(
-        sorted(
-            path.name
-            for path in folder.iterdir()
-            if path.is_file() and not path.name.startswith(".") and path.resolve() not in listed
+    try:
+        listed = {(folder / name).resolve() for name in LISTING_NAMES}
+        for name in LISTING_NAMES:
+            if (folder / name).is_file():
+                listing = read_csv_text(folder / name)
+                if listing.problems.height or "file" not in listing.rows.columns:
+                    return ()  # an unreadable listing is refused: what it lists is unknown
+                files = listing.rows.get_column("file").drop_nulls()
+                # as the listing's files are read: "./a.trf" is a.trf
+                listed |= {(folder / entry.strip()).resolve() for entry in files}
+        return tuple(
+            sorted(
+                path.name
+                for path in folder.iterdir()
+                if path.is_file() and not path.name.startswith(".") and path.resolve() not in listed
+            )
         )
-    )
+    except CANNOT_READ:
+        return ()  # a listed name the file system refuses: its row is rejected for it
 
 
 def unlisted_problems(unlisted: Sequence[str], listing: str) -> pl.DataFrame:
@@ -228,18 +251,25 @@ def unlisted_problems(unlisted: Sequence[str], listing: str) -> pl.DataFrame:
     )
 
 
-def listed_files(folder: Path, listing: CsvInput, inbox: Path | None) -> dict[str, InputFile]:
+def listed_files(
+    folder: Path, listing: CsvInput, inbox: Path | None, unreadable: dict[str, str] | None = None
+) -> dict[str, InputFile]:
     """The files a delivery's listing names in its ``file`` column, by name as written there;
     a name that points outside the folder or at nothing is left out (the listing's row is
-    rejected for it)."""
+    rejected for it), and so is a file that cannot be read (its reason goes to
+    ``unreadable``): one such file is no reason to stop reading the others."""
     files: dict[str, InputFile] = {}
     if "file" not in listing.rows.columns:
         return files
     for name in listing.rows.get_column("file").drop_nulls().unique().to_list():
         candidate = folder / name.strip()
-        # A listing may only point inside its own delivery folder.
-        inside = candidate.resolve().is_relative_to(folder.resolve())
-        if inside and candidate.is_file():
-            shown = delivery_file_name(folder, name.strip(), inbox)
-            files[name.strip()] = read_input_file(candidate, shown)
+        try:
+            # A listing may only point inside its own delivery folder.
+            inside = candidate.resolve().is_relative_to(folder.resolve())
+            if inside and candidate.is_file():
+                shown = delivery_file_name(folder, name.strip(), inbox)
+                files[name.strip()] = read_input_file(candidate, shown)
+        except CANNOT_READ as error:
+            if unreadable is not None:
+                unreadable[name.strip()] = cannot_read(error)
     return files

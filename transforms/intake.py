@@ -342,6 +342,7 @@ def build_intake(
     rulebook: Rulebook | None = None,
     trf_name: str | None = None,
     aliases: pl.DataFrame | None = None,
+    unreadable: str | None = None,
 ) -> TournamentIntake:
     """Parse, validate and match one tournament; quarantine it if anything is wrong.
 
@@ -350,7 +351,8 @@ def build_intake(
     ``rulebook`` (of the tournament's system) gives the size conditions of a valid tournament
     in the era in force when it was played (RULES.md §2: Elo Rapid). ``trf_name`` is how the
     file's rejections name it (by default as the manifest does); ``aliases`` keeps the earlier
-    provisional ids of unidentified players (:func:`transforms.matching.provisional_aliases`).
+    provisional ids of unidentified players (:func:`transforms.matching.provisional_aliases`);
+    ``unreadable`` says why a file the delivery holds could not be read.
     """
     tournament_id = str(manifest_row["tournament_id"])
     key = version_key(file_sha256, manifest_row)
@@ -363,7 +365,8 @@ def build_intake(
     }
     if parsed is None:
         missing = problem(
-            f"the file {manifest_row['file']} listed in the manifest is not in the delivery",
+            f"the file {manifest_row['file']} listed in the manifest "
+            + (unreadable or "is not in the delivery"),
             field="file",
             value=manifest_row["file"],
             line_no=int(manifest_row["line_no"]),  # type: ignore[call-overload]

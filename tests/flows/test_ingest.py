@@ -400,3 +400,41 @@ def test_a_rejection_is_recorded_once_whichever_folder_the_inbox_is_read_from(tm
     with Warehouse(warehouse).reader() as con:
         names = con.execute("SELECT DISTINCT file_name FROM rejection").fetchall()
     assert names == [("inbox/2026-04/manifest.csv",)]
+
+
+def test_files_the_file_system_refuses_are_rejected_and_the_rest_loads(tmp_path):
+    from flows.ingest import ingest_flow
+
+    inbox = tmp_path / "inbox"
+    good, odd, folder = inbox / "a", inbox / "b", inbox / "c"
+    row = {"system": "elo_italia", "received_on": "2026-04-02"}
+    good.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, good / ERRAL)
+    write_manifest(good, [{**row, "tournament_id": "OK-1", "file": ERRAL}])
+    # a name with a NUL byte, one too long for the file system
+    write_manifest(
+        odd,
+        [
+            {**row, "tournament_id": "NUL-1", "file": "a\x00b.trf"},
+            {**row, "tournament_id": "LONG-1", "file": "x" * 300 + ".trf"},
+        ],
+    )
+    (folder / "manifest.csv").mkdir(parents=True)  # a folder where the manifest should be
+    warehouse = tmp_path / "w.duckdb"
+
+    counts = ingest_flow(str(inbox), str(warehouse))
+
+    assert (counts["deliveries"], counts["deliveries_refused"]) == (3, 1)
+    assert (counts["tournaments_accepted"], counts["tournaments_quarantined"]) == (1, 2)
+    with Warehouse(warehouse).reader() as con:
+        reasons = con.execute(
+            "SELECT file_name, tournament_id, reason FROM rejection ORDER BY ALL"
+        ).fetchall()
+    assert [(name, tid) for name, tid, _ in reasons] == [
+        ("inbox/b/manifest.csv", "LONG-1"),
+        ("inbox/b/manifest.csv", "NUL-1"),
+        ("inbox/c/manifest.csv", None),
+    ]
+    assert "cannot be read (File name too long)" in reasons[0][2]
+    assert "cannot be read (embedded null byte)" in reasons[1][2]
+    assert "it cannot be read (Is a directory)" in reasons[2][2]
