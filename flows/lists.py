@@ -209,6 +209,14 @@ def list_context(
             f"one is {previous_date}): publish it first"
         )
     first = first_receipt() if previous_date is None and first_receipt is not None else None
+    if previous_date is None and first_receipt is not None and (first is None or first > up_to):
+        # an empty list would stand as the system's first: the federation's list could no
+        # longer be imported at its date, nor the next list computed from it
+        raise ListError(
+            f"no {system} list precedes {list_date} and no {system} tournament was received up "
+            f"to {up_to}: nothing to list. Import the federation's list of {list_date} "
+            "(graduatoria import-list), or ingest its tournaments first"
+        )
     if first is not None and first <= after:
         first_list = first_list_taking(calendar, first)
         raise ListError(

@@ -117,3 +117,19 @@ def test_an_imported_rapid_list_keeps_its_letters_and_refuses_unknown_ones(tmp_p
             "'Q' is not a letter of this list (A, B, C, D, E, F, G, provisional with 'x')",
         )
     ]
+
+
+def test_a_first_list_with_no_tournament_is_refused_not_published_empty(tmp_path):
+    from flows.lists import ListError, import_list_flow, quarterly_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    listing = tmp_path / "elo_italia.csv"
+    listing.write_text("player_id,rating,games,k,category\n100001,1712,45,15,2N\n")
+    import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
+    # no Elo Rapid list and no rapid tournament: an empty first list would block the import
+    # of the federation's list at that date
+    with pytest.raises(ListError, match="no elo_rapid tournament was received up to"):
+        quarterly_flow("elo_rapid", date(2019, 4, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        lists = con.execute("SELECT DISTINCT system FROM list_revision").fetchall()
+    assert lists == [("elo_italia",)]
