@@ -131,7 +131,11 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
     say(f"\nThe warehouse is {Warehouse(warehouse).path}")
     say("Open it read-only with any DuckDB client; with this project's Python, e.g.:")
     # the duckdb command-line program is not part of the environment; its Python module is
-    query = "SELECT * FROM rating_list LIMIT 10"
+    # the latest Elo Italia list, best first: the columns an analyst looks at first
+    query = (
+        "SELECT list_date, player_id, name, rating, category, games, is_active FROM rating_list "
+        "WHERE system = 'elo_italia' ORDER BY list_date DESC, rating DESC LIMIT 10"
+    )
     path = repr(str(Warehouse(warehouse).path))
     say(
         f'  .venv/bin/python -c "import duckdb; '
