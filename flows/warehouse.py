@@ -119,9 +119,14 @@ class Warehouse:
             live: _LiveFile | None = None
             writeback: Future[None] | None = None
             con: duckdb.DuckDBPyConnection | None = None
+            # the staging copy and its WAL hold the same people's data as the live file: no
+            # one may read them whom the live file keeps out
+            umask = os.umask(0o022)
+            os.umask(umask)
             try:
                 live = self._claim_live_file()
                 if live is not None:
+                    os.umask(umask | (0o077 & ~live.stat.st_mode))
                     live.copy_to(staging)
                     writeback = _start_writeback(staging)
                 try:
@@ -156,6 +161,7 @@ class Warehouse:
                 _remove_database_files(staging)
                 raise
             finally:
+                os.umask(umask)
                 if live is not None:
                     live.release()
 
@@ -426,7 +432,24 @@ def _remove_leftover_staging(path: Path) -> None:
     with os.scandir(path.parent) as entries:
         for entry in entries:
             if entry.name.startswith(prefix) and not entry.is_dir(follow_symlinks=False):
+                # a lock file deleted under a running writer lets a second one in: the first
+                # one's copy is still its own while its process lives
+                owner = entry.name.removeprefix(prefix).split(".")[0]
+                if owner.isdigit() and _is_running(int(owner)):
+                    continue
                 Path(entry.path).unlink(missing_ok=True)
+
+
+def _is_running(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this process's own copy can only be a leftover of an earlier run
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, another user's
+    return True
 
 
 def _is_lock_conflict(error: duckdb.Error) -> bool:

@@ -324,6 +324,38 @@ def test_the_swap_keeps_the_live_files_mode_and_group(tmp_path, mode):
     assert _merges(warehouse.path) == ["P-A", "P-FLOW"]
 
 
+def test_the_staging_copy_is_as_private_as_the_live_file(tmp_path):
+    warehouse = _warehouse(tmp_path)
+    os.chmod(warehouse.path, 0o600)
+    umask = os.umask(0o022)
+    try:
+        with warehouse.transaction() as con:
+            _merge(con, "P-FLOW")
+            copies = [path for path in tmp_path.iterdir() if ".staging-" in path.name]
+            modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in copies}
+    finally:
+        os.umask(umask)
+    assert copies and all(mode & 0o077 == 0 for mode in modes.values()), modes
+    assert os.umask(0o022) == 0o022  # and the process's own umask is back
+
+
+def test_a_living_writers_staging_copy_is_left_to_it(tmp_path):
+    # the lock file deleted under a running writer lets another in: the first one's copy (a
+    # living process's) stays, a dead one's goes
+    warehouse = _warehouse(tmp_path)
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (tmp_path / f".w.duckdb.staging-{alive.pid}").write_bytes(b"a run's copy")
+        (tmp_path / ".w.duckdb.staging-999999").write_bytes(b"a dead run's copy")
+        with warehouse.transaction() as con:
+            _merge(con, "P-FLOW")
+        assert f".w.duckdb.staging-{alive.pid}" in _files(tmp_path)
+        assert ".w.duckdb.staging-999999" not in _files(tmp_path)
+    finally:
+        alive.kill()
+        alive.wait()
+
+
 # --- the run record's end, a second writer ---------------------------------------------------
 
 
