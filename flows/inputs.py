@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -272,4 +273,23 @@ def listed_files(
         except CANNOT_READ as error:
             if unreadable is not None:
                 unreadable[name.strip()] = cannot_read(error)
+    if unreadable is not None:
+        unreadable.update(_named_in_another_case(folder, listing, files, unreadable))
     return files
+
+
+def _named_in_another_case(
+    folder: Path, listing: CsvInput, found: Mapping[str, object], unreadable: Mapping[str, str]
+) -> dict[str, str]:
+    """Why a listed name finds nothing when the folder holds it in other capitals
+    (``agosto.trf`` for ``Agosto.TRF``): file names are compared as written."""
+    with contextlib.suppress(*CANNOT_READ):
+        present = {path.name.lower(): path.name for path in folder.iterdir() if path.is_file()}
+        names = listing.rows.get_column("file").drop_nulls().str.strip_chars().unique()
+        return {
+            name: f"is not in the delivery: the folder has {present[name.lower()]}, a name that "
+            "differs in capitals only (correct the manifest or the file's name)"
+            for name in names.to_list()
+            if name not in found and name not in unreadable and name.lower() in present
+        }
+    return {}

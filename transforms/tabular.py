@@ -8,6 +8,7 @@ everywhere and no value is silently turned into a null.
 from __future__ import annotations
 
 import csv
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -181,4 +182,12 @@ def header_fault(header: str, required: Sequence[str]) -> str | None:
                 f"{reason}: the file seems separated by {called} and must be comma-separated "
                 "(save it as CSV with commas)"
             )
+    # a misspelt name ("recieved_on"): name the column the header has instead
+    spelt = [
+        f"{close[0]!r} for {column}"
+        for column in missing
+        if (close := difflib.get_close_matches(column, sorted(named - set(required)), n=1))
+    ]
+    if spelt:
+        return f"{reason} (the header has {', '.join(spelt)}: correct its spelling)"
     return reason

@@ -411,25 +411,37 @@ def test_files_the_file_system_refuses_are_rejected_and_the_rest_loads(tmp_path)
     good.mkdir(parents=True)
     shutil.copyfile(SHARED_TRF / ERRAL, good / ERRAL)
     write_manifest(good, [{**row, "tournament_id": "OK-1", "file": ERRAL}])
-    # a name with a NUL byte, one too long for the file system
+    (folder / "manifest.csv").mkdir(parents=True)  # a folder where the manifest should be
+    # a name with a NUL byte, one too long for the file system, one written in other capitals
+    # than the file's
+    odd.mkdir()
+    shutil.copyfile(SHARED_TRF / ERRAL, odd / "Agosto.TRF")
     write_manifest(
         odd,
         [
             {**row, "tournament_id": "NUL-1", "file": "a\x00b.trf"},
             {**row, "tournament_id": "LONG-1", "file": "x" * 300 + ".trf"},
+            {**row, "tournament_id": "CASE-1", "file": "agosto.trf"},
         ],
     )
-    (folder / "manifest.csv").mkdir(parents=True)  # a folder where the manifest should be
     warehouse = tmp_path / "w.duckdb"
 
     counts = ingest_flow(str(inbox), str(warehouse))
 
     assert (counts["deliveries"], counts["deliveries_refused"]) == (3, 1)
-    assert (counts["tournaments_accepted"], counts["tournaments_quarantined"]) == (1, 2)
+    assert (counts["tournaments_accepted"], counts["tournaments_quarantined"]) == (1, 3)
     with Warehouse(warehouse).reader() as con:
         reasons = con.execute(
             "SELECT file_name, tournament_id, reason FROM rejection ORDER BY ALL"
         ).fetchall()
+    assert reasons[0] == (
+        "inbox/b/manifest.csv",
+        "CASE-1",
+        "the file agosto.trf listed in the manifest is not in the delivery: the folder has "
+        "Agosto.TRF, a name that differs in capitals only (correct the manifest or the file's "
+        "name)",
+    )
+    reasons = reasons[1:]
     assert [(name, tid) for name, tid, _ in reasons] == [
         ("inbox/b/manifest.csv", "LONG-1"),
         ("inbox/b/manifest.csv", "NUL-1"),

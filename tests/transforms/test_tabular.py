@@ -55,3 +55,17 @@ def test_a_column_the_file_does_not_have_is_reported_not_silently_ignored() -> N
             "warning",
         )
     ]
+
+
+def test_a_misspelt_required_column_is_named_with_the_spelling_found():
+    from transforms.tabular import header_fault
+
+    required = ["tournament_id", "file", "system", "received_on"]
+    assert header_fault("tournament_id,file,system,Recieved_On", required) == (
+        "the header lacks the required column received_on (the header has 'recieved_on' for "
+        "received_on: correct its spelling)"
+    )
+    # nothing close: the plain reason
+    assert header_fault("tournament_id,file,system,notes", required) == (
+        "the header lacks the required column received_on"
+    )
