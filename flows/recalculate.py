@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import duckdb
@@ -55,11 +55,12 @@ from flows.warehouse import (
     ROW_GROUP_ROWS,
     BatchedInserts,
     Warehouse,
+    execute,
     query_frame,
     read_sql,
 )
 from transforms.elo_list import ClosedList, close_list, publish_list, split_history
-from transforms.periods import cutoff_for, list_dates_between
+from transforms.periods import cutoff_for, list_dates_between, receipt_window
 from transforms.rulebook import Rulebook
 
 # Rows of the lists replayed are appended in batches of one DuckDB row group per table: a
@@ -130,10 +131,45 @@ def stale_lists(
                 )
             )
         elif fingerprint(con, system, rulebook, list_date) != row["inputs_hash"]:
-            stale.append(StaleList(list_date, "its inputs changed since it was written"))
+            changed = _inputs_changed_since(con, system, rulebook, list_date, row["created_at"])
+            stale.append(StaleList(list_date, f"its inputs changed since it was written{changed}"))
         elif row["rulebook_hash"] != rulebook.content_hash:
             stale.append(StaleList(list_date, "the rulebook changed since it was written"))
     return stale
+
+
+# tournaments named in a stale list's reason, at most
+NAMED_CHANGES = 5
+
+
+def _inputs_changed_since(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    rulebook: Rulebook | Any,
+    list_date: date,
+    written_at: datetime,
+) -> str:
+    """What the status can name of the inputs a stale list gained: the tournaments with a new
+    version and the merges since it was written ("" when neither: a registry snapshot, or the
+    list another system's newcomers read)."""
+    _, up_to = receipt_window(rulebook.era_at(list_date).calendar, list_date)
+    tournaments, merges = execute(
+        con,
+        read_sql("queries/lists/inputs_changed_since.sql"),
+        {"system": system, "written_at": written_at, "up_to": up_to},
+    )[0]
+    named = []
+    if tournaments:
+        shown = ", ".join(tournaments[:NAMED_CHANGES])
+        more = (
+            f" and {len(tournaments) - NAMED_CHANGES} more"
+            if len(tournaments) > NAMED_CHANGES
+            else ""
+        )
+        named.append(f"new versions of {shown}{more}")
+    if merges:
+        named.append(f"{counted(merges, 'merge')} recorded")
+    return f": {', '.join(named)}" if named else ""
 
 
 def finish_recalculation(

@@ -147,11 +147,13 @@ def test_a_list_is_refused_while_a_list_before_it_is_stale(loaded_warehouse, tmp
     quarterly_flow("elo_italia", date(SEASON, 7, 1), warehouse)
     # a corrected crosstable of a tournament the July list rated: that list is stale, and the
     # October list would be built on its old numbers
-    assert deliver_a_corrected_tournament(loaded_warehouse, tmp_path / "corrections")[1] == 1
+    corrected, versions = deliver_a_corrected_tournament(loaded_warehouse, tmp_path / "inbox")
+    assert versions == 1
     with pytest.raises(
         ListError,
-        match=rf"list of {SEASON}-07-01 is stale \(its inputs changed since it was written\): "
-        r"replay it first with `graduatoria recalculate --system elo_italia --stale`",
+        match=rf"list of {SEASON}-07-01 is stale \(its inputs changed since it was written: new "
+        rf"versions of {corrected}\): replay it first with `graduatoria recalculate --system "
+        r"elo_italia --stale`",
     ):
         quarterly_flow("elo_italia", date(SEASON, 10, 1), warehouse)
     assert recalculate_flow("elo_italia", warehouse, stale=True)["new_revisions"] == 1
