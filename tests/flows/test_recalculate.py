@@ -483,4 +483,4 @@ def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_w
     with Warehouse(warehouse).reader() as con:
         found = stale_lists(con, "elo_italia", rulebook)
     assert found[0].list_date == first_list
-    assert found[0].reason == "its inputs changed since it was written"
+    assert found[0].reason == "its inputs changed since it was written: 1 merge recorded"
