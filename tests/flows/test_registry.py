@@ -304,6 +304,16 @@ REFUSED_HEADERS = {
 }
 
 
+# what a load refused for one reason counts: nothing stored, one rejection
+REFUSED_WITH_ONE_REJECTION = {
+    "players": 0,
+    "memberships": 0,
+    "rejections_new": 1,
+    "players_rematched": 0,
+    "refused": 1,
+}
+
+
 @pytest.mark.parametrize("case", list(REFUSED_HEADERS))
 def test_a_file_separated_by_semicolons_or_tabs_is_refused_and_the_snapshot_stays(tmp_path, case):
     from flows.registry import load_registry_flow
@@ -315,13 +325,7 @@ def test_a_file_separated_by_semicolons_or_tabs_is_refused_and_the_snapshot_stay
     july = _snapshot(tmp_path / "jul", JULY)
     (Path(july) / file_name).write_text(content, encoding="utf-8")
     counts = load_registry_flow(july, date(2026, 7, 1), warehouse)
-    assert counts == {
-        "players": 0,
-        "memberships": 0,
-        "rejections_new": 1,
-        "players_rematched": 0,
-        "refused": 1,
-    }
+    assert counts == REFUSED_WITH_ONE_REJECTION
     # nothing stored: from July the January snapshot is still the registry in force
     assert _registry_state(warehouse) == before
     missing = (
@@ -359,13 +363,7 @@ def test_a_players_file_that_is_not_utf8_is_refused_with_the_line_of_the_first_b
     windows = JULY + '100005,"Nicolò, Zeno",M,1980-01-01,ITA,,,,NC,\n'  # line 4
     (Path(july) / "players.csv").write_bytes(windows.encode("cp1252"))
     counts = load_registry_flow(july, date(2026, 7, 1), warehouse)
-    assert counts == {
-        "players": 0,
-        "memberships": 0,
-        "rejections_new": 1,
-        "players_rematched": 0,
-        "refused": 1,
-    }
+    assert counts == REFUSED_WITH_ONE_REJECTION
     assert _registry_state(warehouse) == before
     assert _rejections_of_last_run(warehouse) == [
         (
