@@ -473,6 +473,15 @@ def parse_eras(
     starts = [era.effective_from for era in eras]
     if starts != sorted(starts) or len(set(starts)) != len(starts):
         raise RulebookError(f"{source}: eras must have distinct effective_from dates, in order")
+    # every list date and receipt window is read from one calendar: a replay across a change
+    # of calendar would ask list dates of one era in another's (refused here, plainly, rather
+    # than at the replay's first list date)
+    changed = next((era for era in eras[1:] if era.calendar != eras[0].calendar), None)
+    if changed is not None:
+        raise RulebookError(
+            f"{source}: the era from {changed.effective_from} changes the calendar (list dates "
+            "or cut-offs): this version keeps one calendar for all eras of a system"
+        )
     return ParsedEras(
         system=system,
         title=str(document.get("title", system)),

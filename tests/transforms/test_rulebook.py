@@ -111,3 +111,17 @@ def test_a_rulebook_starting_later_with_the_same_size_rules_differs_nowhere() ->
     )
     assert later.eras[0].effective_from.isoformat() == "1998-01-01"
     assert size_rules_difference(later, shipped) is None
+
+
+def test_an_era_changing_the_calendar_is_refused_plainly():
+    # every list date and receipt window is read from one calendar: a replay across the change
+    # failed at its first list date with "is not a list date"
+    half_yearly = TEXT.replace(
+        "effective_from = 2021-01-01\n",
+        'effective_from = 2021-01-01\ncalendar.list_dates = ["01-01", "07-01"]\n'
+        'calendar.cutoffs = ["12-15", "06-15"]\n',
+        1,
+    )
+    assert half_yearly != TEXT
+    with pytest.raises(RulebookError, match="the era from 2021-01-01 changes the calendar"):
+        parse_rulebook(half_yearly.encode())
