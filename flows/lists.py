@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +200,14 @@ def list_context(
         days = ", ".join(f"{m:02d}-{d:02d}" for m, d in calendar.list_dates)
         raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
     after, up_to = receipt_window(calendar, list_date)
+    if up_to >= today():
+        # the tournaments received up to the cut-off belong to this list: computed before the
+        # window closes, it would miss those still to arrive (and a replay would run into
+        # the future: list dates no tournament can have reached yet)
+        raise ListError(
+            f"the {system} list of {list_date} takes the tournaments received up to {up_to}, "
+            f"a window still open: publish it from {up_to + timedelta(days=1)} on"
+        )
     expected_previous = previous_list_date(calendar, list_date)
     previous_date = previous.get_column("list_date")[0] if previous.height else None
     if previous_date is not None and previous_date != expected_previous:
@@ -706,6 +714,11 @@ def quarterly_flow(
 # a scenario's name: it names the scenario's rows and its report's Prefect artifact key, whose
 # letters are lowercase (so "K20" and "k20" would share one)
 SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def today() -> date:
+    """The day a run happens (a function, so tests can move it)."""
+    return date.today()
 
 
 def refuse_bad_scenario_name(scenario: str) -> None:

@@ -158,3 +158,16 @@ def test_a_list_is_refused_while_a_list_before_it_is_stale(loaded_warehouse, tmp
         quarterly_flow("elo_italia", date(SEASON, 10, 1), warehouse)
     assert recalculate_flow("elo_italia", warehouse, stale=True)["new_revisions"] == 1
     assert quarterly_flow("elo_italia", date(SEASON, 10, 1), warehouse)["revision"] == 1
+
+
+def test_a_list_whose_receipt_window_is_still_open_is_refused(loaded_warehouse, monkeypatch):
+    import flows.lists
+    from flows.lists import ListError, quarterly_flow
+
+    # on 10 June the April list can be published; the July one takes what arrives up to 15 June
+    monkeypatch.setattr(flows.lists, "today", lambda: date(SEASON, 6, 10))
+    quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
+    with pytest.raises(ListError, match=rf"received up to {SEASON}-06-15, a window still open"):
+        quarterly_flow("elo_italia", date(SEASON, 7, 1), str(loaded_warehouse))
+    monkeypatch.setattr(flows.lists, "today", lambda: date(SEASON, 6, 16))
+    assert quarterly_flow("elo_italia", date(SEASON, 7, 1), str(loaded_warehouse))["revision"] == 1
