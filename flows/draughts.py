@@ -43,6 +43,7 @@ from flows.lists import (
     inputs_checksums,
     list_context,
     read_previous,
+    refuse_an_empty_first_list,
     refuse_bad_scenario_name,
     refuse_imported_dates,
     refuse_stale_lists_before,
@@ -669,6 +670,7 @@ def rubele_quarterly_flow(
     with Warehouse(warehouse).transaction(create=False) as con:
         refuse_imported_dates(con, system, [list_date])
         refuse_stale_lists_before(con, system, list_date)
+        refuse_an_empty_first_list(con, system, list_date, rulebook.era_at(list_date).calendar)
         written = publish_rubele(con, run, system, OFFICIAL, list_date, rulebook)
         report = rubele_report_of(con, run, system, list_date, written)
         run.input_checksums = inputs_checksums([written])

@@ -64,6 +64,7 @@ from transforms.rankings import rankings
 from transforms.rapid_letters import label_problems, normalise_labels
 from transforms.registry import type_published_list
 from transforms.rulebook import (
+    Calendar,
     EloEra,
     Rulebook,
     RulebookError,
@@ -217,14 +218,6 @@ def list_context(
             f"one is {previous_date}): publish it first"
         )
     first = first_receipt() if previous_date is None and first_receipt is not None else None
-    if previous_date is None and first_receipt is not None and (first is None or first > up_to):
-        # an empty list would stand as the system's first: the federation's list could no
-        # longer be imported at its date, nor the next list computed from it
-        raise ListError(
-            f"no {system} list precedes {list_date} and no {system} tournament was received up "
-            f"to {up_to}: nothing to list. Import the federation's list of {list_date} "
-            "(graduatoria import-list), or ingest its tournaments first"
-        )
     if first is not None and first <= after:
         first_list = first_list_taking(calendar, first)
         raise ListError(
@@ -690,6 +683,7 @@ def quarterly_flow(
     with Warehouse(warehouse).transaction(create=False) as con:
         refuse_imported_dates(con, system, [list_date])
         refuse_stale_lists_before(con, system, list_date)
+        refuse_an_empty_first_list(con, system, list_date, rulebook.era_at(list_date).calendar)
         written = publish_one(con, run, system, list_date, rulebook)
         report = execute(
             con,
@@ -714,6 +708,28 @@ def quarterly_flow(
 # a scenario's name: it names the scenario's rows and its report's Prefect artifact key, whose
 # letters are lowercase (so "K20" and "k20" would share one)
 SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def refuse_an_empty_first_list(
+    con: duckdb.DuckDBPyConnection, system: str, list_date: date, calendar: Calendar
+) -> None:
+    """Refuse to publish a system's first list while the system has no tournament at all: an
+    empty list would stand as the system's start, and the federation's list could no longer
+    be imported at its date. (A replay of a list published before stays possible.)"""
+    key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
+    if (
+        not is_list_date(calendar, list_date)
+        or read_previous(con, system, OFFICIAL, list_date).height
+    ):
+        return  # not a list date: the list's context says so
+    if execute(con, read_sql("queries/lists/current_revision.sql"), key):
+        return
+    if not scalar(con, read_sql("queries/lists/tournaments_received.sql"), {"system": system}):
+        raise ListError(
+            f"no {system} list precedes {list_date} and no {system} tournament has been "
+            f"received: nothing to list. Import the federation's list of {list_date} "
+            "(graduatoria import-list), or ingest its tournaments first"
+        )
 
 
 def today() -> date:
