@@ -705,25 +705,19 @@ def quarterly_flow(
     return run.counts
 
 
-# a scenario's name: it names the scenario's rows and its report's Prefect artifact key, whose
-# letters are lowercase (so "K20" and "k20" would share one)
-SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
-
-
 def refuse_an_empty_first_list(
     con: duckdb.DuckDBPyConnection, system: str, list_date: date, calendar: Calendar
 ) -> None:
     """Refuse to publish a system's first list while the system has no tournament at all: an
     empty list would stand as the system's start, and the federation's list could no longer
     be imported at its date. (A replay of a list published before stays possible.)"""
+    if not is_list_date(calendar, list_date):
+        return  # the list's context refuses it, saying why
     key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
-    if (
-        not is_list_date(calendar, list_date)
-        or read_previous(con, system, OFFICIAL, list_date).height
+    if read_previous(con, system, OFFICIAL, list_date).height or execute(
+        con, read_sql("queries/lists/current_revision.sql"), key
     ):
-        return  # not a list date: the list's context says so
-    if execute(con, read_sql("queries/lists/current_revision.sql"), key):
-        return
+        return  # not the first list, or one published before
     if not scalar(con, read_sql("queries/lists/tournaments_received.sql"), {"system": system}):
         raise ListError(
             f"no {system} list precedes {list_date} and no {system} tournament has been "
@@ -735,6 +729,11 @@ def refuse_an_empty_first_list(
 def today() -> date:
     """The day a run happens (a function, so tests can move it)."""
     return date.today()
+
+
+# a scenario's name: it names the scenario's rows and its report's Prefect artifact key, whose
+# letters are lowercase (so "K20" and "k20" would share one)
+SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
 def refuse_bad_scenario_name(scenario: str) -> None:
@@ -893,7 +892,7 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
                 "again\n"
             ) + recorded_problems_section(con, run.run_id)
             run.write(con, "refused", report)
-        if not current and not refused:
+        elif not current:
             archive_files(con, run.run_id, [(source.file, "list")])
             registry, members = importer.read_people(con)
             warnings = imported_list_warnings(
@@ -927,7 +926,7 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
                 "list_ranking",
                 rankings(ranking_input(listed, era, list_date)).with_columns(tag),
             )
-        if not refused:
+        if not refused:  # the list stored now, or the same file imported before
             run.counts = {"players": imported, "rejections_new": rejected}
             warned = problems.height - errors
             report = (
