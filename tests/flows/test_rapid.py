@@ -128,7 +128,9 @@ def test_a_first_list_with_no_tournament_is_refused_not_published_empty(tmp_path
     import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
     # no Elo Rapid list and no rapid tournament: an empty first list would block the import
     # of the federation's list at that date
-    with pytest.raises(ListError, match="no elo_rapid tournament has been received: nothing to list"):
+    with pytest.raises(
+        ListError, match="no elo_rapid tournament has been received: nothing to list"
+    ):
         quarterly_flow("elo_rapid", date(2019, 4, 1), warehouse)
     with Warehouse(warehouse).reader() as con:
         lists = con.execute("SELECT DISTINCT system FROM list_revision").fetchall()
