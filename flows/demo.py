@@ -130,14 +130,20 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
         say(ranking_text(warehouse, system))
     say(f"\nThe warehouse is {Warehouse(warehouse).path}")
     say("Open it read-only with any DuckDB client; with this project's Python, e.g.:")
-    # the duckdb command-line program is not part of the environment; its Python module is
-    # the latest Elo Italia list, best first: the columns an analyst looks at first
-    query = (
-        "SELECT list_date, player_id, name, rating, category, games, is_active FROM rating_list "
-        "WHERE system = 'elo_italia' ORDER BY list_date DESC, rating DESC LIMIT 10"
-    )
-    path = repr(str(Warehouse(warehouse).path))
-    say(
-        f'  .venv/bin/python -c "import duckdb; '
-        f"duckdb.connect({path}, read_only=True).sql('{query}').show()\""
-    )
+    say(f"  {example_query_command(Warehouse(warehouse).path)}")
+
+
+# the latest Elo Italia list (the first system by name), best first: the columns an analyst looks
+# at first (no quote inside: the command line quotes the query)
+EXAMPLE_QUERY = (
+    "SELECT system, list_date, player_id, name, rating, category, is_active FROM rating_list "
+    "ORDER BY system, list_date DESC, rating DESC LIMIT 10"
+)
+
+
+def example_query_command(path: Path) -> str:
+    """A shell command reading the warehouse read-only (the duckdb command-line program is not
+    part of the environment; its Python module is)."""
+    connect = f"duckdb.connect({str(path)!r}, read_only=True)"
+    code = f"import duckdb; {connect}.sql({EXAMPLE_QUERY!r}).show()"
+    return f'.venv/bin/python -c "{code}"'
