@@ -18,7 +18,6 @@ from prefect.cache_policies import NO_CACHE
 from flows.inputs import (
     MANIFEST_NAME,
     Delivery,
-    delivery_name,
     discover_deliveries,
     read_delivery,
     unlisted_problems,
@@ -192,7 +191,7 @@ def prepare_delivery(
             tournament_id,
             intake.version_key,
             accepted=intake.status == ACCEPTED,
-            delivery=delivery_name(delivery.folder),
+            delivery=delivery.name,
         ):
             outcome.unchanged.append(tournament_id)
             continue
@@ -210,7 +209,7 @@ def prepare_delivery(
             file.sha256 if file else None,
             accepted=intake.status == ACCEPTED,
             received_on=row["received_on"],
-            delivery=delivery_name(delivery.folder),
+            delivery=delivery.name,
         )
         outcome.intakes.append(intake.with_version(version))
     # a problem of a manifest row belongs to the tournament the row names
@@ -323,7 +322,7 @@ def write_outcomes(
                 run,
                 intake,
                 file.sha256 if file else None,
-                delivery_name(outcome.delivery.folder),
+                outcome.delivery.name,
             )
             new_rejections, new_warnings = record_problems(
                 con, run.run_id, intake.problems_for_record(file.sha256 if file else None)

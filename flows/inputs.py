@@ -186,6 +186,10 @@ class Delivery:
     unlisted: tuple[str, ...] = ()  # files in the folder no listing names (not read)
     unreadable: dict[str, str] = field(default_factory=dict)  # listed files: why not read
 
+    @property
+    def name(self) -> str:
+        return delivery_name(self.folder)
+
 
 def discover_deliveries(inbox: Path) -> list[Path]:
     """Every folder under the inbox (the inbox itself included) that has a manifest."""

@@ -130,14 +130,18 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
     other = tmp_path / "no_groups.toml"
     text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
     other.write_text(text.replace("newcomer = 30", "newcomer = 40"), encoding="utf-8")
-    counts = recalculate_flow(
-        "elo_italia",
-        str(warehouse),
-        date(2019, 4, 1),
-        date(2020, 1, 1),
-        rulebook_path=str(other),
-        scenario="k40",
-    )
+
+    def replay_season(rulebook, scenario: str = "official") -> dict[str, int]:
+        return recalculate_flow(
+            "elo_italia",
+            str(warehouse),
+            date(2019, 4, 1),
+            date(2020, 1, 1),
+            rulebook_path=str(rulebook),
+            scenario=scenario,
+        )
+
+    counts = replay_season(other, "k40")
     assert counts["new_revisions"] == 4 and counts["players_changed"] > 0
     assert _official(warehouse) == before
     with Warehouse(warehouse).reader() as con:
@@ -153,14 +157,7 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
         ).fetchall()
     assert scenario_rows > 0 and against == [("official",)] and k_values == [(40,)]
     # the same scenario again: nothing new
-    again = recalculate_flow(
-        "elo_italia",
-        str(warehouse),
-        date(2019, 4, 1),
-        date(2020, 1, 1),
-        rulebook_path=str(other),
-        scenario="k40",
-    )
+    again = replay_season(other, "k40")
     assert again["new_revisions"] == 0
     # its report still tells how the scenario differs from the official lists, from the
     # differences recorded the first time (not recorded twice)
@@ -182,22 +179,9 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
     # the scenario, left as it was, is compared with them: recorded once more, against them
     commented = tmp_path / "commented.toml"
     commented.write_text(text + "\n# a comment\n", encoding="utf-8")
-    official = recalculate_flow(
-        "elo_italia",
-        str(warehouse),
-        date(2019, 4, 1),
-        date(2020, 1, 1),
-        rulebook_path=str(commented),
-    )
+    official = replay_season(commented)
     assert official["new_revisions"] == 4 and official["players_changed"] == 0
-    third = recalculate_flow(
-        "elo_italia",
-        str(warehouse),
-        date(2019, 4, 1),
-        date(2020, 1, 1),
-        rulebook_path=str(other),
-        scenario="k40",
-    )
+    third = replay_season(other, "k40")
     assert (third["new_revisions"], third["players_changed"]) == (0, counts["players_changed"])
     with Warehouse(warehouse).reader() as con:
         compared = con.execute(
