@@ -211,7 +211,7 @@ def _refused_deliveries(counts: dict[str, int]) -> None:
 def _run_ingest_draughts(args: argparse.Namespace) -> None:
     from flows.draughts import ingest_draughts_flow
 
-    ingest_draughts_flow(args.inbox, args.warehouse)
+    _refused_deliveries(ingest_draughts_flow(args.inbox, args.warehouse))
 
 
 def _run_import_list(args: argparse.Namespace) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -137,6 +137,7 @@ class DraughtsDelivery:
     tournaments: CsvInput
     files: dict[str, InputFile]
     unlisted: tuple[str, ...] = ()  # files in the folder no listing names (not read)
+    unreadable: dict[str, str] = field(default_factory=dict)  # listed files: why not read
 
 
 def discover_draughts_deliveries(inbox: Path) -> list[Path]:
@@ -151,8 +152,13 @@ def read_draughts_delivery(folder: Path, inbox: Path | None = None) -> DraughtsD
     listing = read_csv_text(
         folder / TOURNAMENTS_FILE, required, delivery_file_name(folder, TOURNAMENTS_FILE, inbox)
     )
+    unreadable: dict[str, str] = {}
     return DraughtsDelivery(
-        folder, listing, listed_files(folder, listing, inbox), unlisted_files(folder)
+        folder,
+        listing,
+        listed_files(folder, listing, inbox, unreadable),
+        unlisted_files(folder),
+        unreadable,
     )
 
 
@@ -193,6 +199,17 @@ def _shipped_rulebook(system: str) -> RubeleRulebook:
     return load_rubele_rulebook(system)
 
 
+# what a draughts ingest counts, per delivery and in all
+INGEST_COUNTS = (
+    "accepted",
+    "quarantined",
+    "unchanged",
+    "rejections",
+    "games",
+    "deliveries_refused",
+)
+
+
 def ingest_delivery(
     con: duckdb.DuckDBPyConnection,
     run: RunRecord,
@@ -205,7 +222,7 @@ def ingest_delivery(
     ``identities``: the FID registry's players by snapshot. A tournament's players must be in
     the snapshot that the list applying it reads (the one in force on that list date), or the
     list would enter them as strangers."""
-    counts = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
+    counts = dict.fromkeys(INGEST_COUNTS, 0)
     listing = delivery.tournaments
     run.input_checksums[str(listing.file.path)] = listing.file.sha256
     archive_files(con, run.run_id, [(listing.file, "draughts tournaments")])
@@ -214,6 +231,7 @@ def ingest_delivery(
         counts["rejections"] += record_problems(
             con, run.run_id, problems.with_columns(pl.lit("draughts tournaments").alias("source"))
         )[0]
+        counts["deliveries_refused"] = 1  # what it lists is unknown: nothing of it is read
         return counts
     typed, _ = type_draughts_tournaments(listing.rows)
     problems = pl.concat(
@@ -237,6 +255,7 @@ def ingest_delivery(
             ],
             how="diagonal_relaxed",
         )
+        counts["deliveries_refused"] = 1
     # a rejected row still names its tournament, which is quarantined
     named = typed.select("line_no", pl.col("tournament_id").alias("row_tournament"))
     problems = (
@@ -277,7 +296,8 @@ def ingest_delivery(
             missing = problems_frame(
                 [
                     problem(
-                        f"the games file {name} is not in the delivery",
+                        f"the games file {name} "
+                        + delivery.unreadable.get(name.strip(), "is not in the delivery"),
                         "file",
                         name,
                         row["line_no"],
@@ -431,7 +451,7 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
     run = RunRecord(flow="ingest-draughts", parameters={"inbox": inbox})
     folders = discover_draughts_deliveries(Path(inbox))
     say(f"ingest-draughts: {len(folders)} deliveries found under {inbox}")
-    totals = {"accepted": 0, "quarantined": 0, "unchanged": 0, "rejections": 0, "games": 0}
+    totals = dict.fromkeys(INGEST_COUNTS, 0)
     with Warehouse(warehouse).transaction() as con:
         identities = DatedSnapshots.of(
             query_frame(con, read_sql("queries/rubele/fid_identity_history.sql"))
@@ -450,7 +470,8 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
             )
         run.counts = totals
         report = (
-            f"# Draughts ingest of {inbox}\n\n- deliveries: {len(folders)}\n"
+            f"# Draughts ingest of {inbox}\n\n- deliveries: {len(folders)}"
+            f" (refused whole, nothing of them read: {totals['deliveries_refused']})\n"
             f"- tournaments accepted: {totals['accepted']}, quarantined: {totals['quarantined']}, "
             f"unchanged: {totals['unchanged']}\n- games played over the board: {totals['games']}\n"
             f"- rejections (new): {totals['rejections']}\n"

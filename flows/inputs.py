@@ -65,9 +65,10 @@ CANNOT_READ = (OSError, ValueError, RuntimeError)
 
 
 def cannot_read(error: BaseException) -> str:
-    """Why a file cannot be read, plainly (the error's own words, without its errno)."""
+    """Why a file cannot be read, plainly (the error's own words, without its errno), as the
+    end of a sentence naming the file."""
     words = getattr(error, "strerror", None) or str(error) or type(error).__name__
-    return f"it cannot be read ({words})"
+    return f"cannot be read ({words})"
 
 
 def delivery_file_name(folder: Path, name: str, inbox: Path | None) -> str | None:
@@ -96,7 +97,9 @@ def read_csv_text(
         file = read_input_file(path, shown_as)
     except CANNOT_READ as error:
         unread = InputFile(path=path, content=b"", shown_as=shown_as)
-        return CsvInput(unread, pl.DataFrame(), problems_frame([problem(cannot_read(error))]))
+        return CsvInput(
+            unread, pl.DataFrame(), problems_frame([problem(f"it {cannot_read(error)}")])
+        )
     return csv_text(file, required)
 
 

@@ -227,6 +227,7 @@ def test_an_interrupt_says_whether_the_warehouse_was_written(capsys, monkeypatch
 
 
 def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path):
+    import flows.draughts
     import flows.ingest
     import flows.registry
 
@@ -240,3 +241,8 @@ def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path)
     assert "2 deliveries refused whole" in capsys.readouterr().err
     monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: {"deliveries_refused": 0})
     assert main(["ingest", str(tmp_path), "--warehouse", warehouse]) == 0
+    monkeypatch.setattr(
+        flows.draughts, "ingest_draughts_flow", lambda *args: {"deliveries_refused": 1}
+    )
+    assert main(["ingest-draughts", str(tmp_path), "--warehouse", warehouse]) == 1
+    assert "1 delivery refused whole" in capsys.readouterr().err

@@ -715,3 +715,44 @@ def test_a_draughts_scenario_cannot_replay_the_stale_official_lists(tmp_path):
         rubele_recalculate_flow(
             "rubele_italiana", str(tmp_path / "w.duckdb"), scenario="what-if", stale=True
         )
+
+
+def test_files_the_file_system_refuses_are_rejected_with_the_reason_and_the_rest_loads(tmp_path):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+
+    registry, inbox = _inputs(tmp_path)
+    delivery = inbox / "2019-05"
+    # DI-2's file written in other capitals than its listing's, DN-1's name too long to open
+    (delivery / "di2.csv").rename(delivery / "DI2.CSV")
+    listing = (delivery / "tournaments.csv").read_text(encoding="utf-8")
+    (delivery / "tournaments.csv").write_text(
+        listing.replace("dn1.csv", "x" * 300 + ".csv"), encoding="utf-8"
+    )
+    (inbox / "2019-06" / "tournaments.csv").mkdir(parents=True)  # a folder, not a listing
+    warehouse = str(tmp_path / "w.duckdb")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+
+    counts = ingest_draughts_flow(str(inbox), warehouse)
+
+    # DI-3 waits for its receipt date, as in every test here
+    assert (counts["accepted"], counts["quarantined"], counts["deliveries_refused"]) == (1, 3, 1)
+    with Warehouse(warehouse).reader() as con:
+        reasons = con.sql(
+            "SELECT file_name, tournament_id, reason FROM rejection "
+            "WHERE tournament_id IS DISTINCT FROM 'DI-3' ORDER BY ALL"
+        ).fetchall()
+    assert reasons[0] == (
+        "inbox/2019-05/tournaments.csv",
+        "DI-2",
+        "the games file di2.csv is not in the delivery: the folder has DI2.CSV, a name that "
+        "differs in capitals only (correct the manifest or the file's name)",
+    )
+    assert [(name, tid) for name, tid, _ in reasons[1:]] == [
+        ("inbox/2019-05/tournaments.csv", "DN-1"),
+        ("inbox/2019-06/tournaments.csv", None),
+    ]
+    assert (
+        (reasons[1][2])
+        == "the games file " + "x" * 300 + ".csv cannot be read (File name too long)"
+    )
+    assert "it cannot be read (Is a directory)" in reasons[2][2]
