@@ -216,11 +216,17 @@ def _run_ingest_draughts(args: argparse.Namespace) -> None:
 
 def _run_import_list(args: argparse.Namespace) -> None:
     from flows.lists import import_list_flow
+    from flows.preflight import check_import
 
+    check_import(args.system, args.list_date)
     import_list_flow(args.file, args.system, args.list_date, args.warehouse)
 
 
 def _run_quarterly(args: argparse.Namespace) -> None:
+    from flows.preflight import check_list_date, require_warehouse
+
+    check_list_date(args.system, args.list_date, args.rulebook)
+    require_warehouse(args.warehouse)
     if args.system in RUBELE_SYSTEMS:
         from flows.draughts import rubele_quarterly_flow
 
@@ -232,11 +238,14 @@ def _run_quarterly(args: argparse.Namespace) -> None:
 
 
 def _run_recalculate(args: argparse.Namespace) -> None:
+    from flows.preflight import check_replay, require_warehouse
+
     if args.system is None:
         if not args.stale or args.start or args.end:
             raise ValueError("give --system, or --stale alone for every system's stale lists")
         if args.rulebook is not None or args.scenario != "official":
             raise ValueError("--rulebook and --scenario apply to one system: give --system")
+        require_warehouse(args.warehouse)
         _recalculate_every_stale_system(args.warehouse)
         return
     if args.rulebook is not None and args.scenario == "official":
@@ -249,6 +258,11 @@ def _run_recalculate(args: argparse.Namespace) -> None:
         raise ValueError("give --from and --to, or --stale")
     if args.stale and (args.start or args.end):
         raise ValueError("--stale finds its own range: give --from and --to, or --stale")
+    if args.stale and args.scenario != "official":
+        raise ValueError("--stale replays official lists; a scenario names its own range")
+    if not args.stale:
+        check_replay(args.system, args.start, args.end, args.rulebook, args.scenario)
+    require_warehouse(args.warehouse)
     _recalculate_system(
         args.system, args.warehouse, args.start, args.end, args.stale, args.rulebook, args.scenario
     )
@@ -311,8 +325,10 @@ def _run_serve(args: argparse.Namespace) -> None:
 
 
 def _run_merge(args: argparse.Namespace) -> None:
+    from flows.preflight import require_warehouse
     from flows.registry import merge_player_flow
 
+    require_warehouse(args.warehouse)
     merge_player_flow(args.provisional_id, args.player_id, args.warehouse, args.note)
 
 

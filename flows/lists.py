@@ -197,18 +197,9 @@ def list_context(
     ``inputs_hash`` gives the fingerprint of the inputs received up to the cut-off.
     """
     calendar = era.calendar
-    if not is_list_date(calendar, list_date):
-        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in calendar.list_dates)
-        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
+    refuse_a_day_off_the_calendar(system, calendar, list_date)
+    refuse_an_open_window(system, calendar, list_date)
     after, up_to = receipt_window(calendar, list_date)
-    if up_to >= today():
-        # the tournaments received up to the cut-off belong to this list: computed before the
-        # window closes, it would miss those still to arrive (and a replay would run into
-        # the future: list dates no tournament can have reached yet)
-        raise ListError(
-            f"the {system} list of {list_date} takes the tournaments received up to {up_to}, "
-            f"a window still open: publish it from {up_to + timedelta(days=1)} on"
-        )
     expected_previous = previous_list_date(calendar, list_date)
     previous_date = previous.get_column("list_date")[0] if previous.height else None
     if previous_date is not None and previous_date != expected_previous:
@@ -731,6 +722,24 @@ def today() -> date:
     return date.today()
 
 
+def refuse_a_day_off_the_calendar(system: str, calendar: Calendar, list_date: date) -> None:
+    if not is_list_date(calendar, list_date):
+        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in calendar.list_dates)
+        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
+
+
+def refuse_an_open_window(system: str, calendar: Calendar, list_date: date) -> None:
+    """The tournaments received up to a list's cut-off belong to it: computed before its
+    window closes, it would miss those still to arrive (and a replay would run into the
+    future: list dates no tournament can have reached yet)."""
+    up_to = receipt_window(calendar, list_date)[1]
+    if up_to >= today():
+        raise ListError(
+            f"the {system} list of {list_date} takes the tournaments received up to {up_to}, "
+            f"a window still open: publish it from {up_to + timedelta(days=1)} on"
+        )
+
+
 # a scenario's name: it names the scenario's rows and its report's Prefect artifact key, whose
 # letters are lowercase (so "K20" and "k20" would share one)
 SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -847,10 +856,8 @@ def import_list_flow(file: str, system: str, list_date: date, warehouse: str) ->
         known = ", ".join([*FSI_SYSTEMS, *RUBELE_SYSTEMS])
         raise ListError(f"unknown system {system!r}; expected one of {known}")
     era, rulebook = importer.era, importer.rulebook
-    if not is_list_date(era.calendar, list_date):
-        days = ", ".join(f"{m:02d}-{d:02d}" for m, d in era.calendar.list_dates)
-        # the lists after it could never follow it: each needs the list date before it
-        raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
+    # the lists after it could never follow it: each needs the list date before it
+    refuse_a_day_off_the_calendar(system, era.calendar, list_date)
     run = RunRecord(
         flow="import-list",
         parameters={"file": file, "system": system, "list_date": list_date},

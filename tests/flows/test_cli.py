@@ -246,3 +246,135 @@ def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path)
     )
     assert main(["ingest-draughts", str(tmp_path), "--warehouse", warehouse]) == 1
     assert "1 delivery refused whole" in capsys.readouterr().err
+
+
+def _flows_never_start(monkeypatch):
+    """Every flow a refused command could reach fails the test if it is called."""
+    import flows.draughts
+    import flows.lists
+    import flows.recalculate
+    import flows.registry
+
+    def started(*args, **kwargs):
+        pytest.fail("the flow started: the arguments were not checked before Prefect")
+
+    for module, name in (
+        (flows.lists, "quarterly_flow"),
+        (flows.lists, "import_list_flow"),
+        (flows.recalculate, "recalculate_flow"),
+        (flows.draughts, "rubele_quarterly_flow"),
+        (flows.draughts, "rubele_recalculate_flow"),
+        (flows.registry, "merge_player_flow"),
+    ):
+        monkeypatch.setattr(module, name, started)
+
+
+def test_arguments_are_refused_before_prefect_starts(capsys, monkeypatch, tmp_path):
+    # Prefect's temporary server takes 10-30 s to start: a mistyped date is refused at once
+    _flows_never_start(monkeypatch)
+    missing = str(tmp_path / "none.duckdb")
+    present = tmp_path / "w.duckdb"
+    present.touch()
+    warehouse = ["--warehouse", str(present)]
+    refusals = {
+        (
+            "quarterly",
+            "--system",
+            "elo_italia",
+            "--list-date",
+            "2019-04-01",
+            "--warehouse",
+            missing,
+        ): f"no warehouse at {missing}: run an ingest first",
+        (
+            "quarterly",
+            "--system",
+            "elo_italia",
+            "--list-date",
+            "2019-02-01",
+            *warehouse,
+        ): "2019-02-01 is not a list date of elo_italia",
+        (
+            "quarterly",
+            "--system",
+            "rubele_italiana",
+            "--list-date",
+            "2040-01-01",
+            *warehouse,
+        ): "a window still open",
+        (
+            "quarterly",
+            "--system",
+            "elo_rapid",
+            "--list-date",
+            "2019-04-01",
+            "--rulebook",
+            str(tmp_path / "none.toml"),
+            *warehouse,
+        ): "no rulebook at",
+        (
+            "recalculate",
+            "--system",
+            "elo_italia",
+            "--from",
+            "2019-04-02",
+            "--to",
+            "2019-06-30",
+            *warehouse,
+        ): "no list date of elo_italia between 2019-04-02 and 2019-06-30",
+        (
+            "recalculate",
+            "--system",
+            "elo_italia",
+            "--from",
+            "2019-04-01",
+            "--to",
+            "2040-01-01",
+            *warehouse,
+        ): "the elo_italia list of 2040-01-01 takes the tournaments received up to",
+        (
+            "recalculate",
+            "--system",
+            "rubele_internazionale",
+            "--from",
+            "2019-04-01",
+            "--to",
+            "2019-07-01",
+            "--scenario",
+            "Prova 1",
+            *warehouse,
+        ): "scenario name 'Prova 1'",
+        (
+            "recalculate",
+            "--system",
+            "elo_italia",
+            "--stale",
+            "--scenario",
+            "k20",
+            *warehouse,
+        ): "--stale replays official lists",
+        ("recalculate", "--stale", "--warehouse", missing): f"no warehouse at {missing}",
+        ("merge", "P-X", "1", "--warehouse", missing): f"no warehouse at {missing}",
+        (
+            "import-list",
+            str(present),
+            "--system",
+            "blitz",
+            "--list-date",
+            "2019-04-01",
+            *warehouse,
+        ): "unknown system 'blitz'",
+        (
+            "import-list",
+            str(present),
+            "--system",
+            "rubele_italiana",
+            "--list-date",
+            "2019-04-02",
+            *warehouse,
+        ): "2019-04-02 is not a list date of rubele_italiana",
+    }
+    for command, reason in refusals.items():
+        assert main(list(command)) == 1, command
+        err = capsys.readouterr().err
+        assert err.startswith("graduatoria: error: ") and reason in err, (command, err)

@@ -1,0 +1,55 @@
+"""Checks of a command's arguments that need neither Prefect nor what the warehouse holds.
+
+The command line runs them before a flow starts Prefect's temporary server (10–30 s), so a
+mistyped date, a rulebook that does not load or a missing warehouse is refused at once. The
+flows make the same checks again, for callers that do not come through the command line.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flows.deploy import calendar_at
+from flows.lists import (
+    ListError,
+    refuse_a_day_off_the_calendar,
+    refuse_an_open_window,
+    refuse_bad_scenario_name,
+)
+from flows.warehouse import Warehouse, WarehouseError
+from schemas.inputs import ALL_SYSTEMS
+from transforms.periods import list_dates_between
+
+
+def require_warehouse(path: str) -> None:
+    """Commands that work on data already loaded (a list, a replay, a merge) need it there."""
+    if not Warehouse(path).exists():
+        raise WarehouseError(f"no warehouse at {path}: run an ingest first")
+
+
+def check_list_date(system: str, list_date: date, rulebook_path: str | None) -> None:
+    """A list to publish: its date is one of the calendar in force then, its window closed."""
+    calendar = calendar_at(system, list_date, rulebook_path)  # the rulebook must load, too
+    refuse_a_day_off_the_calendar(system, calendar, list_date)
+    refuse_an_open_window(system, calendar, list_date)
+
+
+def check_replay(
+    system: str, start: date, end: date, rulebook_path: str | None, scenario: str
+) -> None:
+    """A replay from ``start`` to ``end``: some list date between them, the last one's window
+    closed, and a scenario name the warehouse can keep."""
+    refuse_bad_scenario_name(scenario)
+    calendar = calendar_at(system, start, rulebook_path)
+    dates = list_dates_between(calendar, start, end)
+    if not dates:
+        raise ListError(f"no list date of {system} between {start} and {end}")
+    refuse_an_open_window(system, calendar, dates[-1])
+
+
+def check_import(system: str, list_date: date) -> None:
+    """A federation's list to import: a system the project knows, on one of its list dates
+    (the lists after it could never follow it otherwise)."""
+    if system not in ALL_SYSTEMS:
+        raise ListError(f"unknown system {system!r}; expected one of {', '.join(ALL_SYSTEMS)}")
+    refuse_a_day_off_the_calendar(system, calendar_at(system, list_date), list_date)
