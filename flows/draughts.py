@@ -43,6 +43,7 @@ from flows.lists import (
     inputs_checksums,
     list_context,
     read_previous,
+    refuse_a_scenario_on_another_rulebook,
     refuse_an_empty_first_list,
     refuse_bad_scenario_name,
     refuse_imported_dates,
@@ -774,6 +775,7 @@ def rubele_recalculate_flow(
     )
     with Warehouse(warehouse).transaction(create=False) as con:
         refuse_imported_dates(con, system, dates)
+        refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
         results = []
         for number, list_date in enumerate(dates, start=1):
             written = publish_rubele(con, run, system, scenario, list_date, rulebook)

@@ -753,6 +753,28 @@ def refuse_bad_scenario_name(scenario: str) -> None:
         )
 
 
+def refuse_a_scenario_on_another_rulebook(
+    con: duckdb.DuckDBPyConnection, system: str, scenario: str, first: date, rulebook: Any
+) -> None:
+    """A scenario replayed from ``first`` builds on its own list before it: refuse when that
+    list was computed under another rulebook, or the scenario would mix two sets of rules
+    without a word (an edited what-if rulebook, or another file under the same name)."""
+    if scenario == OFFICIAL:
+        return  # the official lists follow the system's rulebook: a change makes them stale
+    before = execute(
+        con,
+        read_sql("queries/lists/scenario_list_before.sql"),
+        {"system": system, "scenario": scenario, "list_date": first},
+    )
+    if before and before[0][1] != rulebook.content_hash:
+        list_date, _, scenario_start = before[0]
+        raise ListError(
+            f"scenario {scenario}'s list of {list_date}, which a replay from {first} builds on, "
+            f"was computed under another rulebook than {rulebook.source}: replay the scenario "
+            f"from its first list date ({scenario_start}), or name a new scenario"
+        )
+
+
 def refuse_stale_lists_before(con: duckdb.DuckDBPyConnection, system: str, list_date: date) -> None:
     """A list is built on the one before: refuse it while an earlier list of the system is
     stale (a late or corrected tournament, a merge), or it would carry that list's error on."""

@@ -36,6 +36,7 @@ from flows.lists import (
     load_rulebook,
     period_context,
     read_previous,
+    refuse_a_scenario_on_another_rulebook,
     refuse_bad_scenario_name,
     refuse_imported_dates,
     revisions_in_force,
@@ -343,6 +344,7 @@ def recalculate_flow(
             if not dates:
                 raise ListError(f"no list date of {system} between {start} and {end}")
             refuse_imported_dates(con, system, dates)
+            refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
         say(
             f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
             f"from {start} to {end}"

@@ -756,3 +756,25 @@ def test_files_the_file_system_refuses_are_rejected_with_the_reason_and_the_rest
         == "the games file " + "x" * 300 + ".csv cannot be read (File name too long)"
     )
     assert "it cannot be read (Is a directory)" in reasons[2][2]
+
+
+def test_a_draughts_scenario_cannot_build_on_its_lists_of_another_rulebook(tmp_path):
+    from flows.draughts import rubele_recalculate_flow
+    from flows.lists import ListError
+    from transforms.rulebook import default_rulebook_path
+
+    warehouse, _inbox = _ingested(tmp_path)
+    text = default_rulebook_path("rubele_italiana").read_text(encoding="utf-8")
+    first, edited = tmp_path / "wide.toml", tmp_path / "narrow.toml"
+    first.write_text(text.replace("s = [150, 100, 50]", "s = [200, 100, 50]"), encoding="utf-8")
+    edited.write_text(text.replace("s = [150, 100, 50]", "s = [120, 100, 50]"), encoding="utf-8")
+
+    def replay(start: date, end: date, rulebook: Path) -> dict[str, int]:
+        return rubele_recalculate_flow(
+            "rubele_italiana", warehouse, start, end, str(rulebook), scenario="s"
+        )
+
+    replay(date(2019, 7, 1), date(2019, 7, 1), first)
+    with pytest.raises(ListError, match="scenario s's list of 2019-07-01, which a replay from"):
+        replay(date(2020, 1, 1), date(2020, 1, 1), edited)
+    assert replay(date(2019, 7, 1), date(2020, 1, 1), edited)["lists"] == 2

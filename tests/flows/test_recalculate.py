@@ -215,6 +215,37 @@ def test_a_scenario_with_a_gap_is_refused_not_filled_with_official_lists(season_
         )
 
 
+def test_a_scenario_cannot_build_on_its_lists_of_another_rulebook(season_warehouse, tmp_path):
+    from flows.lists import ListError
+    from flows.recalculate import recalculate_flow
+    from transforms.rulebook import default_rulebook_path
+
+    warehouse = str(season_warehouse(2019))
+    _publish(warehouse, 2019)
+    text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
+    first, edited = tmp_path / "what_if.toml", tmp_path / "what_if_edited.toml"
+    first.write_text(text.replace("newcomer = 30", "newcomer = 40"), encoding="utf-8")
+    edited.write_text(text.replace("newcomer = 30", "newcomer = 25"), encoding="utf-8")
+
+    def replay(start: date, end: date, rulebook) -> dict[str, int]:
+        return recalculate_flow(
+            "elo_italia", warehouse, start, end, rulebook_path=str(rulebook), scenario="what-if"
+        )
+
+    replay(date(2019, 4, 1), date(2019, 7, 1), first)
+    # the scenario's later lists under the edited file would follow lists of the first one
+    with pytest.raises(ListError) as refused:
+        replay(date(2019, 10, 1), date(2020, 1, 1), edited)
+    assert str(refused.value) == (
+        "scenario what-if's list of 2019-07-01, which a replay from 2019-10-01 builds on, was "
+        "computed under another rulebook than what_if_edited.toml: replay the scenario from its "
+        "first list date (2019-04-01), or name a new scenario"
+    )
+    # under its own rulebook it goes on; from its first list date, under the edited one too
+    assert replay(date(2019, 10, 1), date(2020, 1, 1), first)["new_revisions"] == 2
+    assert replay(date(2019, 4, 1), date(2020, 1, 1), edited)["new_revisions"] == 4
+
+
 def test_a_list_that_fails_to_be_written_leaves_the_warehouse_as_it_was(
     season_warehouse, monkeypatch, tmp_path
 ):
