@@ -223,6 +223,41 @@ def _fide_ids_of_others(matched: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
     )
 
 
+def _arbiter_ratings_of_nationals(
+    matched: pl.DataFrame, registry: pl.DataFrame, national_federation: str, manifest_line: int
+) -> pl.DataFrame:
+    """An error for each arbiter's rating given to a player of the national federation (by the
+    registry's country, else the file's federation): the chief arbiter rates foreign players
+    without a FIDE rating only (RULES.md §1.2). Taken as given, it would set aside a
+    registered player's list or entry rating, and move his opponents' numbers too."""
+    rated = matched.filter(pl.col("arbiter_rating").is_not_null())
+    if rated.height == 0:
+        return empty_problems()
+    country = pl.coalesce("_registry_country", "federation")
+    nationals = rated.join(
+        registry.select("player_id", pl.col("country").alias("_registry_country")),
+        on="player_id",
+        how="left",
+    ).filter(country == national_federation)
+    who = (
+        pl.when(pl.col("_registry_country").is_not_null())
+        .then(pl.format("registered player {} of {}", pl.col("player_id"), country))
+        .otherwise(pl.format("of {} in the file", country))
+    )
+    return problem_rows(
+        nationals.with_columns(pl.lit(manifest_line).alias("line_no")),
+        "arbiter_ratings",
+        pl.format("{}={}", pl.col("start_number"), pl.col("arbiter_rating")),
+        pl.format(
+            "arbiter_ratings gives start number {} ({}, {}) a rating: the chief arbiter rates "
+            "foreign players without a FIDE rating only (correct the manifest)",
+            pl.col("start_number"),
+            pl.col("name").fill_null("no name"),
+            who,
+        ),
+    )
+
+
 def _same_player_twice(matched: pl.DataFrame) -> pl.DataFrame:
     """Two start numbers that resolve to one player: the crosstable cannot be rated as is."""
     twice = matched.filter(pl.len().over("player_id") > 1).sort("player_id", "start_number")
@@ -392,9 +427,16 @@ def build_intake(
         ]
     )
     matched = match_players(entries, registry_identity, merges, aliases)
+    nationals_rated = _arbiter_ratings_of_nationals(
+        matched,
+        registry_identity,
+        national_federation,
+        int(manifest_row["line_no"]),  # type: ignore[call-overload]
+    )
     problems = pl.concat(
         [
             problems,
+            _tagged(nationals_rated, "manifest", manifest_name),
             _tagged(_same_player_twice(matched), "trf", trf_name),
             _tagged(_fide_ids_of_others(matched, registry_identity), "trf", trf_name),
         ]

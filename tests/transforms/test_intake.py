@@ -22,6 +22,7 @@ REGISTRY = pl.DataFrame(
         "name": ["Rossi, Mario", "Verdi, Anna"],
         "birth_date": [date(1980, 1, 2), date(1990, 3, 4)],
         "fide_id": [2500001, 2500002],
+        "country": ["ITA", "FRA"],
     },
     schema_overrides={"fide_id": pl.Int64},
 )
@@ -82,9 +83,15 @@ def _intake(
     return _intake_of(_trf_text(second_fide_id, header, second_name), row, rulebook)
 
 
-def _intake_of(text: str, row: dict[str, object] = ROW, rulebook: Rulebook | None = None):
+def _intake_of(
+    text: str,
+    row: dict[str, object] = ROW,
+    rulebook: Rulebook | None = None,
+    arbiter_ratings: dict[int, int] | None = None,
+):
     parsed = parse_trf(text.encode())
     problems = validate_parsed({"T-1": parsed})["T-1"]
+    ratings = arbiter_ratings or {}
     return build_intake(
         row,
         "manifest.csv",
@@ -92,7 +99,10 @@ def _intake_of(text: str, row: dict[str, object] = ROW, rulebook: Rulebook | Non
         parsed,
         problems,
         "f" * 64,
-        pl.DataFrame(schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32}),
+        pl.DataFrame(
+            {"start_number": list(ratings), "arbiter_rating": list(ratings.values())},
+            schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32},
+        ),
         REGISTRY,
         NO_MERGES,
         "ITA",
@@ -233,3 +243,32 @@ def test_a_tournament_without_dates_is_quarantined_with_the_reason():
     # the manifest's dates settle it
     dated = _intake_of(undated, {**ROW, "start_date": date(2019, 2, 1), "end_date": None})
     assert dated.status == ACCEPTED
+
+
+def test_an_arbiter_rating_is_for_foreign_players_only():
+    # RULES.md §1.2: the chief arbiter rates foreign players without a FIDE rating. Rossi is
+    # registered of ITA, Verdi registered of FRA; Bianchi unregistered, ITA in the file
+    text = _trf_text(2500002)
+    foreign = _intake_of(text, arbiter_ratings={2: 1650})
+    assert foreign.status == ACCEPTED
+    assert foreign.entries.filter(pl.col("start_number") == 2)["arbiter_rating"].to_list() == [1650]
+    national = _intake_of(text, arbiter_ratings={1: 1900, 2: 1650})
+    assert national.status == QUARANTINED
+    assert national.errors.select("source", "line_no", "field", "value", "reason").rows() == [
+        (
+            "manifest",
+            2,
+            "arbiter_ratings",
+            "1=1900",
+            "arbiter_ratings gives start number 1 (Rossi, Mario, registered player 100001 of "
+            "ITA) a rating: the chief arbiter rates foreign players without a FIDE rating only "
+            "(correct the manifest)",
+        )
+    ]
+    unregistered = _trf_text(None, first=("Bianchi, Luca", None, date(1985, 5, 5)))
+    intake = _intake_of(unregistered, arbiter_ratings={1: 1500})
+    assert intake.errors.get_column("reason").to_list() == [
+        "arbiter_ratings gives start number 1 (Bianchi, Luca, of ITA in the file) a rating: "
+        "the chief arbiter rates foreign players without a FIDE rating only (correct the "
+        "manifest)"
+    ]
