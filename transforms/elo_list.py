@@ -128,8 +128,8 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
     A player missing from the start snapshot (registered during the period) is read from the
     close snapshot, and one missing from the close snapshot keeps the start's FIDE rating at
     the close; a player in no snapshot (foreign or unknown) carries the FIDE rating written
-    in the tournament file, if the file gives him a FIDE id, and without a file in the period
-    the FIDE rating of the previous list. Where the era gives newcomers a
+    in the tournament file, if the file gives him a FIDE id, and otherwise the FIDE rating of
+    the previous list. Where the era gives newcomers a
     rating from other lists (Elo Rapid), ``entry_rating`` carries it. One query: every player
     frame of the period is joined once.
     """
@@ -146,7 +146,7 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             .max()
             .alias("file_fide"),
             pl.col("name").first().alias("file_name"),
-            pl.lit(True).alias("in_files"),
+            pl.col("fide_id").is_not_null().any().alias("file_names_fide_id"),
         )
     )
     members = facts.members.lazy().select("player_id", pl.lit(True).alias("is_member")).unique()
@@ -159,11 +159,12 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
         joined = joined.join(other, on="player_id", how="left", maintain_order="left")
     registered_at_start = pl.col("registered_at_start").fill_null(False)
     registered = registered_at_start | pl.col("registered_at_close").fill_null(False)
-    # a player in no registry snapshot is known by his files only: what they say of his FIDE
-    # rating (none is news too), and in a period without a file of his nothing, so he keeps
-    # the FIDE rating the list showed
+    # a player in no registry snapshot is known by his files only: a line with his FIDE id
+    # says what his FIDE rating is (none is news too); a line without it, or a period without
+    # a file of his, says nothing, so he keeps the FIDE rating the list showed (taken as none,
+    # he would re-enter at the FIDE minimum - 1, and his opponents play a 999)
     unregistered_fide = (
-        pl.when(pl.col("in_files").fill_null(False))
+        pl.when(pl.col("file_names_fide_id").fill_null(False))
         .then(pl.col("file_fide"))
         .otherwise(pl.col("previous_fide"))
     )

@@ -237,6 +237,28 @@ def test_an_unregistered_player_whose_file_shows_no_fide_rating_has_left_fide() 
     assert listed.select("rating_basis").item() == "fide_reentry"
 
 
+def test_an_unregistered_fide_player_in_a_file_without_his_fide_id_keeps_his_fide_rating():
+    # The same foreign player, in a file of the period whose line gives his rating but no FIDE
+    # id: it says nothing of his FIDE status (the rating column is not known to be FIDE's), so
+    # he keeps the list's FIDE 2272, not the FIDE minimum less one his opponents would play.
+    facts = _random_facts(5, two_snapshots=False)
+    foreign = _listed_foreign_fide_player(facts)
+    his_entry = facts.entries.head(1).with_columns(
+        pl.lit("FOREIGN").alias("player_id"),
+        pl.lit(None, dtype=facts.entries.schema["fide_id"]).alias("fide_id"),
+        pl.lit(2272, dtype=facts.entries.schema["rating_in_file"]).alias("rating_in_file"),
+    )
+    facts = replace(
+        facts,
+        previous=pl.concat([facts.previous, foreign]),
+        entries=pl.concat([facts.entries, his_entry]),
+    )
+    sheet = player_sheet(facts, ERA).filter(pl.col("player_id") == "FOREIGN")
+    assert sheet.select("fide_start", "fide_close").row(0) == (2272, 2272)
+    listed = build_list(facts, ERA, LIST_DATE).rows.filter(pl.col("player_id") == "FOREIGN")
+    assert listed.select("rating", "rating_type", "rating_basis").row(0) == (2272, "fide", "fide")
+
+
 def test_a_team_event_is_rated_but_makes_no_one_active() -> None:
     # RULES.md §1.5: active means an individual tournament in the 24 months before the list
     entries = pl.DataFrame(
