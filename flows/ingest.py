@@ -92,9 +92,9 @@ def _manifest_rows(delivery: Delivery) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         nulls_equal=True,
     )  # a blank or unreadable cell is reported once, by the typing step
     ratings, rating_problems = parse_arbiter_ratings(typed)
-    problems = pl.concat([cell_problems, schema_problems, rating_problems]).unique(
-        maintain_order=True
-    )
+    problems = pl.concat(
+        [delivery.manifest.rejected_lines, cell_problems, schema_problems, rating_problems]
+    ).unique(maintain_order=True)
     return typed, ratings, problems
 
 

@@ -52,7 +52,10 @@ class CsvInput:
 
     file: InputFile
     rows: pl.DataFrame
-    problems: pl.DataFrame  # file-level problems (unreadable, ragged); rows is empty then
+    problems: pl.DataFrame  # file-level problems (unreadable, not a CSV); rows is empty then
+    # lines left out before typing, each an error with its line (more values than the header
+    # names: an unquoted comma); the other rows are read
+    rejected_lines: pl.DataFrame = field(default_factory=empty_problems)
 
 
 def read_input_file(path: Path, shown_as: str | None = None) -> InputFile:
@@ -118,18 +121,44 @@ def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
         reason = f"the file is not UTF-8 text (byte {error.start}); save it as UTF-8 CSV"
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason)]))
     try:
-        raw = pl.read_csv(io.StringIO(text), infer_schema=False)
+        return CsvInput(file, _numbered_rows(text), empty_problems())
     except (pl.exceptions.ComputeError, pl.exceptions.NoDataError) as error:
-        ragged = _first_ragged_line(text)
-        if ragged is not None:
-            line, fields, named = ragged
-            reason = (
-                f"line {line} has {fields} values and the header names {named} columns: a value "
-                "holding a comma must be written in double quotes"
+        unreadable = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
+    ragged = _ragged_records(text)
+    if not ragged:
+        return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
+    # one line with a comma too many (a name written Surname, Given without quotes) is no
+    # reason to set the others aside: it is rejected, and the rest is read without it
+    rejected = problems_frame(
+        [
+            problem(
+                f"the line has {values} values and the header names {named} columns: a value "
+                "holding a comma must be written in double quotes",
+                line_no=first,
             )
-            return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason, line_no=line)]))
-        reason = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
-        return CsvInput(file, pl.DataFrame(), problems_frame([problem(reason)]))
+            for first, _, values, named in ragged
+        ]
+    )
+    left_out = {line for first, last, _, _ in ragged for line in range(first, last + 1)}
+    lines = text.split("\n")
+    kept = [number for number in range(1, len(lines) + 1) if number not in left_out]
+    try:
+        rows = _numbered_rows("\n".join(lines[number - 1] for number in kept))
+    except (pl.exceptions.ComputeError, pl.exceptions.NoDataError):
+        return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
+    # each row numbered by its line in the file as delivered, not in the text read
+    rows = rows.with_columns(
+        pl.col("line_no").replace_strict(
+            pl.int_range(1, len(kept) + 1, dtype=pl.Int32, eager=True),
+            pl.Series(kept, dtype=pl.Int32),
+        )
+    )
+    return CsvInput(file, rows, empty_problems(), rejected)
+
+
+def _numbered_rows(text: str) -> pl.DataFrame:
+    """The rows of a CSV text, every value a string, numbered by the line each starts on."""
+    raw = pl.read_csv(io.StringIO(text), infer_schema=False)
     # the nameless columns of a header with trailing commas, when nothing is written under them
     unnamed = [
         name
@@ -153,7 +182,7 @@ def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
         # it starts on, as an editor shows it, not by its place among the rows
         starts = _record_start_lines(text)
         rows = rows.with_columns(pl.Series("line_no", starts[1 : raw.height + 1], pl.Int32))
-    return CsvInput(file, rows.filter(filled).rechunk(), empty_problems())
+    return rows.filter(filled).rechunk()
 
 
 def _record_start_lines(text: str) -> list[int]:
@@ -166,17 +195,18 @@ def _record_start_lines(text: str) -> list[int]:
     return starts
 
 
-def _first_ragged_line(text: str) -> tuple[int, int, int] | None:
-    """The first record with more values than the header names: (its line, its values, the
-    header's columns); None when there is none."""
+def _ragged_records(text: str) -> list[tuple[int, int, int, int]]:
+    """The records with more values than the header names: (first line, last line, values,
+    the header's columns) of each, in order."""
     reader = csv.reader(io.StringIO(text))
     header = next(reader, [])
-    start = reader.line_num + 1
+    first = reader.line_num + 1
+    found = []
     for record in reader:
         if len(record) > len(header):
-            return start, len(record), len(header)
-        start = reader.line_num + 1
-    return None
+            found.append((first, reader.line_num, len(record), len(header)))
+        first = reader.line_num + 1
+    return found
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ def checked_csv(
         errors = cell_problems.filter(pl.col("severity") == "error")
         bad_lines = errors.get_column("line_no").unique().implode()
         checked = validate(model, typed.filter(~pl.col("line_no").is_in(bad_lines)))  # type: ignore[arg-type]
-        good, problems = checked.valid, pl.concat([cell_problems, checked.problems])
+        good = checked.valid
+        problems = pl.concat([source.rejected_lines, cell_problems, checked.problems])
     return good, tagged(problems, source)
 
 
@@ -76,6 +77,8 @@ def refusal(source: CsvInput, model: type) -> pl.DataFrame:
     found = refused_file(source.file.content, required_columns(model))
     if found.height == 0 and source.problems.height:
         found = source.problems
+    if found.height == 0 and source.rows.height == 0 and source.rejected_lines.height:
+        found = source.rejected_lines  # no line left to read
     if found.height == 0 and source.rows.height == 0:
         # a snapshot replaces the registry from its date: without rows it would say that the
         # federation has no players (or no members) from then on
@@ -233,6 +236,29 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     players, birth_problems = implausible_births(players, as_of)
     player_problems = pl.concat([player_problems, tagged(birth_problems, players_csv)])
     memberships, membership_problems = checked_csv(memberships_csv, prepare_memberships, Membership)
+    nothing_usable = [
+        tagged(
+            problems_frame(
+                [
+                    problem(
+                        "every row was rejected (each row's rejection says why): a snapshot "
+                        f"of them would say the federation has no {what} from {as_of}"
+                    )
+                ]
+            ),
+            source,
+        )
+        for source, kept, what in (
+            (players_csv, players, "players"),
+            (memberships_csv, memberships, "members"),
+        )
+        if kept.height == 0
+    ]
+    if nothing_usable:
+        refused = pl.concat(
+            [player_problems, membership_problems, *nothing_usable], how="diagonal_relaxed"
+        ).filter(pl.col("severity") == "error")
+        return _refuse(kind, run, as_of, warehouse, refused)
     listed = players_csv.rows.select("line_no", "player_id")
     with Warehouse(warehouse).transaction() as con:
         rejected_players = rejected_rows(players, listed)
@@ -311,6 +337,10 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     return run.counts
 
 
+# a refusal's report names this many problems; the rejection view holds them all
+REFUSAL_LINES_SHOWN = 20
+
+
 def _refuse(
     kind: RegistryKind, run: RunRecord, as_of: date, warehouse: str, refused: pl.DataFrame
 ) -> dict[str, int]:
@@ -323,10 +353,16 @@ def _refuse(
         run.counts = {"players": 0, "memberships": 0, "rejections_new": rejected, "refused": 1}
         if kind.after_load is not None:
             run.counts["players_rematched"] = 0
+        shown = refused.head(REFUSAL_LINES_SHOWN)
         lines = "".join(
             f"- {name}" + (f", line {line}" if line is not None else "") + f": {reason}\n"
-            for name, line, reason in refused.select("file_name", "line_no", "reason").rows()
+            for name, line, reason in shown.select("file_name", "line_no", "reason").rows()
         )
+        if refused.height > shown.height:
+            lines += (
+                f"- … and {refused.height - shown.height} more (the `rejection` view lists "
+                "them all)\n"
+            )
         report = (
             f"# {kind.title} snapshot {as_of}\n\n"
             "- refused: nothing was loaded; the snapshot in force before this date stays in "

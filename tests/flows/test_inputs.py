@@ -36,15 +36,26 @@ def test_rows_after_a_value_spanning_two_lines_keep_the_lines_an_editor_shows(tm
     assert read.rows.rows() == [(2, "1", "Rossi,\nMario"), (5, "2", "x"), (6, "3", "y")]
 
 
-def test_a_row_with_more_values_than_the_header_is_named_by_its_line(tmp_path):
-    # an unquoted comma in a name: the file is refused, saying where
+def test_a_row_with_more_values_than_the_header_is_rejected_and_the_others_read(tmp_path):
+    # an unquoted comma in a name (the likeliest slip in "Surname, Given" names): that line is
+    # rejected, saying where and why; the others keep the lines an editor shows
     path = tmp_path / "players.csv"
-    path.write_text('a,b\n1,"Rossi, Mario"\n2,Verdi, Anna\n', encoding="utf-8")
+    path.write_text(
+        'a,b\n1,"Rossi,\nMario"\n2,Verdi, Anna\n3,"Neri\n"\n4,Bruni, Gianni\n5,z\n',
+        encoding="utf-8",
+    )
     read = read_csv_text(path)
-    assert read.problems.select("line_no", "reason").rows() == [
-        (
-            3,
-            "line 3 has 3 values and the header names 2 columns: a value holding a comma must "
-            "be written in double quotes",
-        )
-    ]
+    assert read.problems.height == 0
+    assert read.rows.rows() == [(2, "1", "Rossi,\nMario"), (5, "3", "Neri\n"), (8, "5", "z")]
+    reason = (
+        "the line has 3 values and the header names 2 columns: a value holding a comma must be "
+        "written in double quotes"
+    )
+    assert read.rejected_lines.select("line_no", "reason").rows() == [(4, reason), (7, reason)]
+
+
+def test_a_file_of_ragged_lines_only_has_no_row(tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text("a,b\n1,Verdi, Anna\n", encoding="utf-8")
+    read = read_csv_text(path)
+    assert (read.problems.height, read.rows.height, read.rejected_lines.height) == (0, 0, 1)

@@ -575,3 +575,42 @@ def test_a_rejected_row_keeps_the_players_row_of_the_snapshot_before(tmp_path):
         ),
         ("players.csv", 4, "this row repeats line 3 exactly; read once"),
     ]
+
+
+def test_a_row_with_an_unquoted_comma_is_rejected_and_the_rest_loads(tmp_path):
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    slipped = JULY + "100004,Neri, Paolo,M,1970-01-01,ITA,,,,NC,\n"
+    counts = load_registry_flow(_snapshot(tmp_path / "jul", slipped), date(2026, 7, 1), warehouse)
+    assert (counts["players"], counts["memberships"], counts.get("refused", 0)) == (2, 2, 0)
+    assert _rejections_of_last_run(warehouse)[-1] == (
+        "players.csv",
+        4,
+        None,
+        "the line has 11 values and the header names 10 columns: a value holding a comma must "
+        "be written in double quotes",
+    )
+
+
+def test_a_file_whose_every_row_is_rejected_refuses_the_load(tmp_path):
+    # every year written 2026.0 (a spreadsheet's number format): a snapshot of no members
+    # would take every player out of the rankings from its date
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
+    before = _registry_state(warehouse)
+    years = "player_id,year\n100001,2026.0\n100002,2026.0\n"
+    counts = load_registry_flow(
+        _snapshot(tmp_path / "jul", JULY, years), date(2026, 7, 1), warehouse
+    )
+    assert (counts["refused"], counts["memberships"]) == (1, 0)
+    assert _registry_state(warehouse) == before
+    status, report = _last_run(warehouse)
+    assert status == "refused"
+    assert (
+        "- memberships.csv: every row was rejected (each row's rejection says why): a snapshot "
+        "of them would say the federation has no members from 2026-07-01" in report
+    )
+    assert [line for _, line, _, _ in _rejections_of_last_run(warehouse)] == [2, 3, None]
