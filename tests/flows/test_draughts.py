@@ -778,3 +778,28 @@ def test_a_draughts_scenario_cannot_build_on_its_lists_of_another_rulebook(tmp_p
     with pytest.raises(ListError, match="scenario s's list of 2019-07-01, which a replay from"):
         replay(date(2020, 1, 1), date(2020, 1, 1), edited)
     assert replay(date(2019, 7, 1), date(2020, 1, 1), edited)["lists"] == 2
+
+
+def test_a_quarantined_tournament_is_listed_with_a_reason_of_its_latest_version(tmp_path):
+    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow, rubele_quarterly_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    games = inbox / "2019-05" / "di1.csv"
+    # version 1: D002 plays himself; version 2 corrects that, but D005 is registered nowhere
+    games.write_text(DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D002"), encoding="utf-8")
+    ingest_draughts_flow(str(inbox), warehouse)
+    games.write_text(DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"), encoding="utf-8")
+    ingest_draughts_flow(str(inbox), warehouse)
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        reasons = con.sql(
+            "SELECT reason FROM excluded_tournament WHERE tournament_id = 'DI-1'"
+        ).fetchall()
+        earlier = con.sql(
+            "SELECT count(*) FROM rejection WHERE tournament_id = 'DI-1' "
+            "AND reason LIKE '%himself%'"
+        ).fetchall()
+    assert earlier == [(1,)]  # still recorded, with the file it was found in
+    assert len(reasons) == 1 and "D005" in reasons[0][0] and "himself" not in reasons[0][0]
