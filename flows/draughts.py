@@ -27,6 +27,7 @@ from flows.inputs import (
     csv_text,
     delivery_file_name,
     delivery_name,
+    delivery_order,
     listed_files,
     read_csv_text,
     unlisted_files,
@@ -144,7 +145,7 @@ class DraughtsDelivery:
 def discover_draughts_deliveries(inbox: Path) -> list[Path]:
     if not inbox.is_dir():
         raise FileNotFoundError(f"inbox {inbox} is not a folder")
-    return sorted(path.parent for path in inbox.rglob(TOURNAMENTS_FILE))
+    return sorted((path.parent for path in inbox.rglob(TOURNAMENTS_FILE)), key=delivery_order)
 
 
 def read_draughts_delivery(folder: Path, inbox: Path | None = None) -> DraughtsDelivery:

@@ -6,6 +6,7 @@ import contextlib
 import csv
 import hashlib
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -225,10 +226,23 @@ class Delivery:
 
 
 def discover_deliveries(inbox: Path) -> list[Path]:
-    """Every folder under the inbox (the inbox itself included) that has a manifest."""
+    """Every folder under the inbox (the inbox itself included) that has a manifest, in
+    :func:`delivery_order`."""
     if not inbox.is_dir():
         raise FileNotFoundError(f"inbox {inbox} is not a folder")
-    return sorted(path.parent for path in inbox.rglob(MANIFEST_NAME))
+    return sorted((path.parent for path in inbox.rglob(MANIFEST_NAME)), key=delivery_order)
+
+
+def delivery_order(folder: Path) -> tuple[tuple[int, int | str], ...]:
+    """The order deliveries are read in, numbers within names compared as numbers: a
+    tournament in two deliveries of one run gets its versions in this order, so delivery-10
+    comes after delivery-9, as its sender meant (in plain text order it would come first, and
+    the older file would stand as the latest version)."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part)
+        for part in re.split(r"(\d+)", folder.as_posix())
+        if part
+    )
 
 
 def read_delivery(folder: Path, inbox: Path | None = None) -> Delivery:

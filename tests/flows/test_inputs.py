@@ -59,3 +59,13 @@ def test_a_file_of_ragged_lines_only_has_no_row(tmp_path):
     path.write_text("a,b\n1,Verdi, Anna\n", encoding="utf-8")
     read = read_csv_text(path)
     assert (read.problems.height, read.rows.height, read.rejected_lines.height) == (0, 0, 1)
+
+
+def test_deliveries_are_read_in_the_order_their_numbers_say(tmp_path):
+    from flows.inputs import discover_deliveries
+
+    for name in ("delivery-10", "delivery-9", "2019-05", "delivery-1"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "manifest.csv").write_text("tournament_id\n", encoding="utf-8")
+    found = [folder.name for folder in discover_deliveries(tmp_path)]
+    assert found == ["2019-05", "delivery-1", "delivery-9", "delivery-10"]
