@@ -156,6 +156,19 @@ def game_problems(
                 ),
             ),
         ),
+        # the row of a withdrawal is the present player's (the opponent left): he has the win
+        problem_rows(
+            games.filter(
+                (pl.col("status") == "withdrawn")
+                & (pl.col("result").replace_strict(known, default=None) == 0.0)
+            ),
+            "result",
+            pl.col("result"),
+            pl.lit(
+                "a withdrawal's row is the player who stayed, and he wins it (the opponent "
+                "left): a loss here gives the point to the player who withdrew"
+            ),
+        ),
     ]
     for column in ("player_id", "opponent_id"):
         unknown = games.filter(pl.col(column).is_not_null() & ~pl.col(column).is_in(ids))

@@ -25,24 +25,31 @@ def test_a_drawn_forfeit_is_an_error_and_a_won_one_is_not() -> None:
     ]
 
 
-def test_a_drawn_withdrawal_is_an_error_as_a_drawn_forfeit() -> None:
-    # withdrawn: the opponent left, and the row is the present player's, who won
+def test_a_withdrawal_not_won_by_the_player_of_its_row_is_an_error() -> None:
+    # withdrawn: the opponent left, and the row is the present player's, who won; drawn, or
+    # lost (the point to the player who left), the row is wrong
     games = pl.DataFrame(
         {
-            "line_no": [2, 3],
-            "tournament_id": ["DI-1"] * 2,
-            "round": [1, 2],
-            "player_id": ["D001", "D001"],
-            "opponent_id": ["D002", "D003"],
-            "result": ["1", "2"],
-            "status": ["withdrawn", "withdrawn"],
+            "line_no": [2, 3, 4],
+            "tournament_id": ["DI-1"] * 3,
+            "round": [1, 2, 3],
+            "player_id": ["D001", "D001", "D001"],
+            "opponent_id": ["D002", "D003", "D004"],
+            "result": ["1", "2", "0"],
+            "status": ["withdrawn", "withdrawn", "withdrawn"],
         },
         schema_overrides={"line_no": pl.Int32, "round": pl.Int32},
     )
-    registered = pl.Series(["D001", "D002", "D003"])
+    registered = pl.Series(["D001", "D002", "D003", "D004"])
     problems = game_problems(games, "DI-1", "fid", registered)
     assert problems.select("line_no", "field", "reason").rows() == [
-        (2, "result", "a withdrawal is won or lost, not drawn")
+        (2, "result", "a withdrawal is won or lost, not drawn"),
+        (
+            4,
+            "result",
+            "a withdrawal's row is the player who stayed, and he wins it (the opponent left): a "
+            "loss here gives the point to the player who withdrew",
+        ),
     ]
 
 
