@@ -151,13 +151,13 @@ def _inputs_changed_since(
     written_at: datetime,
 ) -> str:
     """What the status can name of the inputs a stale list gained: the tournaments with a new
-    version and the merges since it was written ("" when neither: a registry snapshot, or the
-    list another system's newcomers read)."""
+    version, the merges of their players and the registry snapshots loaded since it was
+    written ("" when none: the list another system's newcomers read changed, say)."""
     _, up_to = receipt_window(rulebook.era_at(list_date).calendar, list_date)
-    tournaments, merges = execute(
+    tournaments, merges, snapshots = execute(
         con,
         read_sql("queries/lists/inputs_changed_since.sql"),
-        {"system": system, "written_at": written_at, "up_to": up_to},
+        {"system": system, "written_at": written_at, "up_to": up_to, "list_date": list_date},
     )[0]
     named = []
     if tournaments:
@@ -170,6 +170,9 @@ def _inputs_changed_since(
         named.append(f"new versions of {shown}{more}")
     if merges:
         named.append(f"{counted(merges, 'merge')} recorded")
+    if snapshots:
+        dates = ", ".join(str(day) for day in snapshots)
+        named.append(f"the registry snapshot{'s' if len(snapshots) > 1 else ''} of {dates} loaded")
     return f": {', '.join(named)}" if named else ""
 
 

@@ -1,6 +1,6 @@
 """Recalculation: eras by date, a corrected tournament cascading, scenarios, idempotence."""
 
-from datetime import date
+from datetime import date, datetime
 
 import polars as pl
 import pytest
@@ -467,6 +467,35 @@ def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(sea
     ]
 
 
+def test_a_registry_snapshot_loaded_late_is_named_in_the_stale_reason(season_warehouse, tmp_path):
+    import shutil
+
+    from flows.demo import registry_snapshots
+    from flows.lists import load_rulebook
+    from flows.recalculate import recalculate_flow, stale_lists
+    from flows.registry import load_registry_flow
+
+    warehouse = str(season_warehouse(2019))
+    recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
+    # the last snapshot before the season again, one member fewer, dated within the season
+    folder = [
+        folder
+        for day, folder in registry_snapshots(season_warehouse.demo_dir(2019))
+        if day <= date(2019, 4, 1)
+    ][-1]
+    late = tmp_path / "late"
+    shutil.copytree(folder, late)
+    memberships = (late / "memberships.csv").read_text(encoding="utf-8").splitlines()
+    (late / "memberships.csv").write_text("\n".join(memberships[:-1]) + "\n", encoding="utf-8")
+    load_registry_flow(str(late), date(2019, 8, 15), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"))
+    assert found[0].list_date == date(2019, 10, 1)
+    assert found[0].reason == (
+        "its inputs changed since it was written: the registry snapshot of 2019-08-15 loaded"
+    )
+
+
 def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_warehouse):
     # A provisional player whose first tournament was received late in the season: his merge
     # changes the lists from the one that takes that tournament, not every list of the system.
@@ -499,3 +528,16 @@ def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_w
         found = stale_lists(con, "elo_italia", rulebook)
     assert found[0].list_date == first_list
     assert found[0].reason == "its inputs changed since it was written: 1 merge recorded"
+    # a list of another system, which none of his tournaments feeds, is not told of the merge
+    from flows.recalculate import _inputs_changed_since
+
+    with Warehouse(warehouse).reader() as con:
+        rapid = con.execute(
+            "SELECT count(*) FROM tournament_player p JOIN tournament t USING (tournament_id) "
+            "WHERE t.system = 'elo_rapid' AND p.ingested_player_id = ?",
+            [provisional],
+        ).fetchone()[0]
+        told = _inputs_changed_since(
+            con, "elo_rapid", load_rulebook("elo_rapid"), first_list, datetime(2000, 1, 1)
+        )
+    assert rapid == 0 and "merge" not in told

@@ -1,9 +1,23 @@
 -- What a stale list's inputs gained since it was written ($written_at), to name in the status:
 -- the tournaments of its system with a version ingested since, received up to its cut-off
--- ($up_to), and the merges recorded since.
+-- ($up_to); the merges recorded since of players in those tournaments (a merge changes only
+-- the lists that read its player); the registry snapshots loaded since, dated up to the list
+-- date (the system's registry: FID for draughts, FSI for chess).
 SELECT
     (SELECT list(DISTINCT tournament_id ORDER BY tournament_id)
      FROM tournament_version
      WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to)
         AS tournaments,
-    (SELECT count(*) FROM player_merge WHERE recorded_at > $written_at) AS merges
+    (SELECT count(*)
+     FROM player_merge m
+     WHERE m.recorded_at > $written_at
+       AND EXISTS (SELECT 1
+                   FROM tournament_entry e
+                   JOIN tournament t USING (tournament_id, version)
+                   WHERE e.player_id = m.provisional_id AND t.system = $system
+                     AND t.received_on <= $up_to)) AS merges,
+    (SELECT list(DISTINCT as_of ORDER BY as_of)
+     FROM (SELECT as_of, loaded_at FROM registry_load WHERE $system NOT LIKE 'rubele_%'
+           UNION ALL
+           SELECT as_of, loaded_at FROM fid_registry_load WHERE $system LIKE 'rubele_%')
+     WHERE loaded_at > $written_at AND as_of <= $list_date) AS snapshots
