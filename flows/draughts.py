@@ -203,6 +203,7 @@ def _shipped_rulebook(system: str) -> RubeleRulebook:
 
 # what a draughts ingest counts, per delivery and in all
 INGEST_COUNTS = (
+    "deliveries",
     "accepted",
     "quarantined",
     "unchanged",
@@ -224,7 +225,7 @@ def ingest_delivery(
     ``identities``: the FID registry's players by snapshot. A tournament's players must be in
     the snapshot that the list applying it reads (the one in force on that list date), or the
     list would enter them as strangers."""
-    counts = dict.fromkeys(INGEST_COUNTS, 0)
+    counts = dict.fromkeys(INGEST_COUNTS, 0) | {"deliveries": 1}
     listing = delivery.tournaments
     run.input_checksums[str(listing.file.path)] = listing.file.sha256
     archive_files(con, run.run_id, [(listing.file, "draughts tournaments")])
@@ -472,7 +473,7 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
             )
         run.counts = totals
         report = (
-            f"# Draughts ingest of {inbox}\n\n- deliveries: {len(folders)}"
+            f"# Draughts ingest of {inbox}\n\n- deliveries: {totals['deliveries']}"
             f" (refused whole, nothing of them read: {totals['deliveries_refused']})\n"
             f"- tournaments accepted: {totals['accepted']}, quarantined: {totals['quarantined']}, "
             f"unchanged: {totals['unchanged']}\n- games played over the board: {totals['games']}\n"

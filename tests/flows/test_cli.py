@@ -236,16 +236,20 @@ def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path)
     load = ["load-registry", str(tmp_path), "--as-of", "2026-01-01", "--warehouse", warehouse]
     assert main(load) == 1
     assert "the snapshot was refused: nothing was loaded" in capsys.readouterr().err
-    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: {"deliveries_refused": 2})
+    refused = {"deliveries": 2, "deliveries_refused": 2}
+    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: refused)
     assert main(["ingest", str(tmp_path), "--warehouse", warehouse]) == 1
-    assert "2 deliveries refused whole" in capsys.readouterr().err
-    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: {"deliveries_refused": 0})
+    assert "all 2 deliveries were refused whole: nothing was read" in capsys.readouterr().err
+    # docs/DESIGN.md: a run that completed exits 0; its report names the delivery refused
+    some = {"deliveries": 3, "deliveries_refused": 2}
+    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: some)
     assert main(["ingest", str(tmp_path), "--warehouse", warehouse]) == 0
-    monkeypatch.setattr(
-        flows.draughts, "ingest_draughts_flow", lambda *args: {"deliveries_refused": 1}
-    )
+    one = {"deliveries": 1, "deliveries_refused": 1}
+    monkeypatch.setattr(flows.draughts, "ingest_draughts_flow", lambda *args: one)
     assert main(["ingest-draughts", str(tmp_path), "--warehouse", warehouse]) == 1
-    assert "1 delivery refused whole" in capsys.readouterr().err
+    assert "the delivery was refused whole" in capsys.readouterr().err
+    monkeypatch.setattr(flows.draughts, "ingest_draughts_flow", lambda *args: some)
+    assert main(["ingest-draughts", str(tmp_path), "--warehouse", warehouse]) == 0
 
 
 def _flows_never_start(monkeypatch):
