@@ -16,7 +16,7 @@ from flows.runtime import RunRecord, failure_recorded, publish_markdown, say
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import Membership, RegistryPlayer
-from schemas.problems import problem, problems_frame
+from schemas.problems import empty_problems, problem, problem_rows, problems_frame
 from schemas.validation import validate
 from transforms.matching import rematch_provisional
 from transforms.registry import (
@@ -49,11 +49,48 @@ def checked_csv(
         typed, cell_problems = typer(source.rows)  # type: ignore[operator]
         # a warning is reported with its row, which is kept
         errors = cell_problems.filter(pl.col("severity") == "error")
+        cell_problems = pl.concat(
+            [cell_problems, _keys_shared_with_rejected_rows(typed, errors, model)]
+        )
+        errors = cell_problems.filter(pl.col("severity") == "error")
         bad_lines = errors.get_column("line_no").unique().implode()
         checked = validate(model, typed.filter(~pl.col("line_no").is_in(bad_lines)))  # type: ignore[arg-type]
         good = checked.valid
         problems = pl.concat([source.rejected_lines, cell_problems, checked.problems])
     return good, tagged(problems, source)
+
+
+def _keys_shared_with_rejected_rows(
+    typed: pl.DataFrame, errors: pl.DataFrame, model: object
+) -> pl.DataFrame:
+    """An error for each row whose unique key (a player_id, say) is also on a row rejected for
+    a bad cell: which of the two is right cannot be told, and the rejected one would otherwise
+    leave the other standing as if its key were written once."""
+    columns = model.to_schema().columns  # type: ignore[attr-defined]
+    rejected = typed.filter(pl.col("line_no").is_in(errors.get_column("line_no").implode()))
+    found = []
+    for name in (name for name, column in columns.items() if column.unique):
+        other_line = (
+            rejected.filter(pl.col(name).is_not_null())
+            .group_by(name)
+            .agg(pl.col("line_no").min().alias("_rejected_line"))
+        )
+        kept = typed.filter(~pl.col("line_no").is_in(rejected.get_column("line_no").implode()))
+        found.append(
+            problem_rows(
+                kept.join(other_line, on=name),
+                name,
+                pl.col(name),
+                pl.format(
+                    "{} {} is also on line {}, rejected: which of the two rows is right cannot "
+                    "be told",
+                    pl.lit(name),
+                    pl.col(name),
+                    pl.col("_rejected_line"),
+                ),
+            )
+        )
+    return pl.concat(found) if found else empty_problems()
 
 
 def tagged(problems: pl.DataFrame, source: CsvInput) -> pl.DataFrame:

@@ -614,3 +614,26 @@ def test_a_file_whose_every_row_is_rejected_refuses_the_load(tmp_path):
         "of them would say the federation has no members from 2026-07-01" in report
     )
     assert [line for _, line, _, _ in _rejections_of_last_run(warehouse)] == [2, 3, None]
+
+
+def test_a_player_id_also_on_a_rejected_row_is_not_taken_from_the_other(tmp_path):
+    # 100001 twice, the second row with a mistyped birth date: which row is Mario Rossi's
+    # cannot be told, so neither is taken (not the first as if his id were written once)
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    doubled = JULY + '100001,"Rossi, Maria",F,1982-02-30,ITA,,,,NC,\n'
+    counts = load_registry_flow(_snapshot(tmp_path / "jul", doubled), date(2026, 7, 1), warehouse)
+    assert counts["players"] == 1
+    rejected = [
+        (line, field, reason)
+        for name, line, field, reason in _rejections_of_last_run(warehouse)
+        if name == "players.csv"
+    ]
+    assert rejected[0] == (
+        2,
+        "player_id",
+        "player_id 100001 is also on line 4, rejected: which of the two rows is right cannot "
+        "be told",
+    )
+    assert [line for line, _, _ in rejected] == [2, 4]
