@@ -67,6 +67,7 @@ def _variant_columns(registry: pl.DataFrame, variant: str) -> pl.DataFrame:
         pl.when(pl.col("country") != FID_COUNTRY)
         .then(pl.col(f"capital_{variant}"))
         .alias("foreign_capital"),
+        (pl.col("country") != FID_COUNTRY).alias("is_foreign"),
     )
 
 
@@ -306,9 +307,19 @@ def _list_rows(
                 [
                     pl.when(pl.col("rating_basis") == "debutant").then(
                         pl.format(
-                            "debutant: entered at {} ({})",
+                            "debutant: entered at {} ({}){}",
                             pl.col("frozen_rating"),
                             pl.col("entry_category"),
+                            # RULES.md §3 gives a foreign player the registry's capital: without
+                            # one he enters by his category, and the list says so
+                            pl.when(pl.col("is_foreign").fill_null(False))
+                            .then(
+                                pl.lit(
+                                    ", as the FID registry gives this foreign player no "
+                                    f"capital_{rulebook.variant}"
+                                )
+                            )
+                            .otherwise(pl.lit("")),
                         )
                     ),
                     pl.when(pl.col("rating_basis") == "foreign").then(

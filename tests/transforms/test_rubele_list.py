@@ -217,6 +217,32 @@ def test_only_a_foreign_player_enters_with_the_registrys_capital() -> None:
     )
 
 
+def test_a_foreign_player_without_a_capital_enters_by_his_category_and_the_list_says_so():
+    # RULES.md §3 gives a foreign player the capital of the input; the registry gives FRA2 none
+    # for dama italiana: he enters as a debutant of his category, not silently
+    facts = _facts([], [("T1", date(2021, 5, 2))], [("T1", "ITA1", "FRA2", 0.5)])
+    registry = pl.DataFrame(
+        [
+            ("ITA1", "Rossi", "M", date(1980, 1, 1), "ITA", "N", None, None, None),
+            ("FRA2", "Martin", "M", date(1980, 1, 1), "FRA", "N", None, None, 1800),
+        ],
+        schema=REGISTRY_SCHEMA,
+        orient="row",
+    )
+    facts = dataclasses.replace(facts, registry=registry, members=registry.select("player_id"))
+    rows = build_rubele_list(facts, ITALIANA, date(2021, 7, 1)).rows.sort("player_id")
+    assert rows.select("player_id", "frozen_rating", "rating_basis", "note").rows() == [
+        (
+            "FRA2",
+            2200,
+            "debutant",
+            "debutant: entered at 2200 (N), as the FID registry gives this foreign player no "
+            "capital_italiana",
+        ),
+        ("ITA1", 2200, "debutant", "debutant: entered at 2200 (N)"),
+    ]
+
+
 def test_active_means_a_valid_tournament_in_the_24_whole_months_before_the_list() -> None:
     # The list of 2023-07-01 looks back over July 2021 to June 2023: last played on 2021-07-01,
     # FIRST is active; on 2021-06-30, BEFORE is not (nor in the rankings).
