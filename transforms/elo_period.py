@@ -19,6 +19,7 @@ from typing import TypeVar
 
 import polars as pl
 
+from transforms.expected import expected_table, higher_rated_expected
 from transforms.rulebook import EloEra
 
 # A period's frames are small (tens of thousands of rows): Polars' in-memory engine runs their
@@ -239,16 +240,6 @@ def _frozen_expressions(
     )
 
 
-def expected_lookup(era: EloEra) -> pl.Series:
-    """We of the higher-rated player (hundredths) for every |D| up to the last band start."""
-    last_start = era.expected_bands[-1][0]
-    scores: list[int] = []
-    ends = [start for start, _ in era.expected_bands[1:]] + [last_start + 1]
-    for (start, score), end in zip(era.expected_bands, ends, strict=True):
-        scores.extend([score] * (end - start))
-    return pl.Series("expected", scores, dtype=pl.Int64)
-
-
 # Integer keys the engine works on. The warehouse read assigns them once per history; a caller
 # with string ids only gets them from ``with_keys``. ``entry_key`` numbers the entries in
 # (player_id, tournament_id) order, so ordering entries by it is ordering them by those ids.
@@ -454,11 +445,9 @@ def _expected_sums(
 @per_era
 def _expected_expressions(era: EloEra) -> tuple[pl.Expr, list[pl.Expr], list[pl.Expr]]:
     """The stages of :func:`_expected_sums` after the difference."""
-    lookup = expected_lookup(era)
-    absolute = pl.col("_difference").abs()
-    if era.difference_cap > 0:
-        absolute = absolute.clip(upper_bound=era.difference_cap)
-    higher = pl.lit(lookup).gather(absolute.clip(upper_bound=lookup.len() - 1)).alias("_higher")
+    higher = higher_rated_expected(
+        pl.col("_difference").abs(), expected_table(era.expected_bands), era.difference_cap
+    ).alias("_higher")
     valued = [
         pl.when(pl.col("_difference") >= 0)
         .then(pl.col("_higher"))
