@@ -343,7 +343,13 @@ def _list_notes(era: EloEra) -> list[NoteRule]:
         ),
         (
             pl.col("rating_basis") == "fide_reentry",
-            pl.format("back from the FIDE list at {}", pl.col("frozen_rating")),
+            # the FIDE rating he was last listed with, so that a registry that merely lost a
+            # rating (a 2300 player back at the minimum) shows at a glance
+            pl.format(
+                "back from the FIDE list (listed FIDE {}) at {}",
+                pl.col("previous_rating"),
+                pl.col("frozen_rating"),
+            ),
         ),
         (
             (pl.col("rating_type") == "fide") & (pl.col("rating_basis") != "fide"),
@@ -351,7 +357,11 @@ def _list_notes(era: EloEra) -> list[NoteRule]:
         ),
         (
             (pl.col("rating_type") == era.system) & (pl.col("rating_basis") == "fide"),
-            pl.format("left the FIDE list: re-enters at {}", pl.col("rating")),
+            pl.format(
+                "left the FIDE list (FIDE {} at the period start): re-enters at {}",
+                pl.col("frozen_rating"),
+                pl.col("rating"),
+            ),
         ),
         (
             pl.col("k_is_zero") & (pl.col("games") > 0),

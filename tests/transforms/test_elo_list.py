@@ -187,6 +187,31 @@ def test_a_player_missing_from_the_close_snapshot_keeps_the_fide_rating_of_the_s
     assert listed.select("rating", "rating_type").row(0) == (2000, "fide")
 
 
+def test_a_player_who_leaves_the_fide_list_is_noted_with_his_last_fide_rating() -> None:
+    # FIDE 2000 at the period start, none in the snapshot of the list date: he re-enters Elo
+    # Italia at the FIDE minimum less one (RULES.md §1.5), and the note shows both numbers
+    facts = _random_facts(3, two_snapshots=True)
+    player = facts.entries.get_column("player_id")[0]
+    start_row = _registry(random.Random(3), [player]).with_columns(
+        pl.lit(2000, dtype=pl.Int32).alias("fide_standard")
+    )
+    close_row = start_row.with_columns(pl.lit(None, dtype=pl.Int32).alias("fide_standard"))
+    facts = replace(
+        facts,
+        registry_start=pl.concat(
+            [facts.registry_start.filter(pl.col("player_id") != player), start_row]
+        ),
+        registry_close=pl.concat(
+            [facts.registry_close.filter(pl.col("player_id") != player), close_row]
+        ),
+    )
+    listed = build_list(facts, ERA, LIST_DATE).rows.filter(pl.col("player_id") == player)
+    reentry = ERA.fide_minimum - 1
+    assert listed.select("rating", "rating_type").row(0) == (reentry, ERA.system)
+    note = listed.select("note").item()
+    assert f"left the FIDE list (FIDE 2000 at the period start): re-enters at {reentry}" in note
+
+
 def _listed_foreign_fide_player(facts: PeriodFacts) -> pl.DataFrame:
     """A previous-list row: a foreign player in no registry, listed as FIDE-rated 2272."""
     return facts.previous.head(1).with_columns(
@@ -235,6 +260,10 @@ def test_an_unregistered_player_whose_file_shows_no_fide_rating_has_left_fide() 
     assert sheet.select("fide_start", "fide_close").row(0) == (None, None)
     listed = build_list(facts, ERA, LIST_DATE).rows.filter(pl.col("player_id") == "FOREIGN")
     assert listed.select("rating_basis").item() == "fide_reentry"
+    # the note gives the FIDE rating he was listed with, beside the one he re-enters at
+    reentry = ERA.fide_minimum - 1
+    note = listed.select("note").item()
+    assert f"back from the FIDE list (listed FIDE 2272) at {reentry}" in note
 
 
 def test_an_unregistered_fide_player_in_a_file_without_his_fide_id_keeps_his_fide_rating():
