@@ -20,6 +20,7 @@ from schemas.problems import empty_problems, problem, problem_rows, problems_fra
 from schemas.validation import validate
 from transforms.matching import rematch_provisional
 from transforms.registry import (
+    identity_changes,
     implausible_births,
     latest_identity,
     membership_orphans,
@@ -207,18 +208,12 @@ def _repeats_read_once(
     return typed
 
 
-def _rows_in_force(
-    con: duckdb.DuckDBPyConnection, kind: RegistryKind, as_of: date, player_ids: pl.Series
-) -> pl.DataFrame:
-    """The rows of the snapshot in force on ``as_of`` of these players, with its ``as_of``."""
+def _rows_in_force(con: duckdb.DuckDBPyConnection, kind: RegistryKind, as_of: date) -> pl.DataFrame:
+    """The rows of the snapshot in force on ``as_of``, with its ``as_of`` (none: no rows)."""
     sql = read_sql("queries/registry_rows_in_force.sql").format(
         load_table=kind.load_table, player_table=kind.player_table
     )
-    con.register("_rejected_players", player_ids.to_frame("player_id").to_arrow())
-    try:
-        return query_frame(con, sql, [as_of])
-    finally:
-        con.unregister("_rejected_players")
+    return query_frame(con, sql, [as_of])
 
 
 def _existing_load(
@@ -299,10 +294,11 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     listed = players_csv.rows.select("line_no", "player_id")
     with Warehouse(warehouse).transaction() as con:
         rejected_players = rejected_rows(players, listed)
-        in_force = _rows_in_force(con, kind, as_of, rejected_players.get_column("player_id"))
+        in_force = _rows_in_force(con, kind, as_of)
         kept, kept_warnings = rows_kept_from_before(
             players, rejected_players, in_force, PLAYERS_FILE
         )
+        changed = identity_changes(players, in_force, rejected_players)
         players = pl.concat([players, kept])
         # every membership needs a player of this snapshot, even when no player was accepted
         memberships, orphan_problems = membership_orphans(
@@ -312,6 +308,7 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
             [
                 player_problems,
                 tagged(kept_warnings, players_csv),
+                tagged(changed, players_csv),
                 membership_problems,
                 tagged(orphan_problems, memberships_csv),
             ]

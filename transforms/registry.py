@@ -13,7 +13,7 @@ from datetime import date
 
 import polars as pl
 
-from schemas.problems import PROBLEM_SCHEMA, problem_rows
+from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problem_rows, problems_frame
 from transforms.tabular import FieldSpec, type_columns
 
 PLAYER_FIELDS = [
@@ -286,6 +286,83 @@ def rows_kept_from_before(
         *[pl.col(name).cast(dtype) for name, dtype in accepted.schema.items() if name != "line_no"],
     )
     return rows, warnings
+
+
+# players named in the warning of those a new snapshot leaves out, at most
+MISSING_NAMED = 10
+
+
+def identity_changes(
+    accepted: pl.DataFrame, in_force: pl.DataFrame, rejected: pl.DataFrame
+) -> pl.DataFrame:
+    """Warnings for what a new snapshot changes of the players the one in force before it
+    (``in_force``, with ``as_of``) held: a birth date or sex changed (they move a player in or
+    out of the youth and women's rankings), a name changed, and the players it leaves out
+    (from its date they hold no category and no membership), one warning for all of them.
+    ``rejected`` are the file's rejected rows: their players are not left out, their earlier
+    row is kept (:func:`rows_kept_from_before`)."""
+    if in_force.height == 0:
+        return empty_problems()
+    before = in_force.select(
+        "player_id",
+        "as_of",
+        pl.col("name").alias("_name_before"),
+        pl.col("sex").alias("_sex_before"),
+        pl.col("birth_date").alias("_birth_before"),
+    )
+    both = accepted.join(before, on="player_id").sort("line_no")
+    changes = [
+        problem_rows(
+            both.filter(pl.col(column).ne_missing(pl.col(earlier))),
+            column,
+            pl.col(column),
+            pl.format(
+                "player_id {}: {} was {} in the snapshot of {}{}",
+                "player_id",
+                pl.lit(what),
+                pl.col(earlier).cast(pl.Utf8).fill_null("empty"),
+                pl.col("as_of").cast(pl.Utf8),
+                pl.lit(why),
+            ),
+            severity="warning",
+        )
+        for column, earlier, what, why in (
+            (
+                "birth_date",
+                "_birth_before",
+                "the birth date",
+                ": the youth rankings read the new one",
+            ),
+            ("sex", "_sex_before", "the sex", ": the women's ranking reads the new one"),
+            ("name", "_name_before", "the name", ""),
+        )
+    ]
+    left_out = (
+        in_force.join(accepted, on="player_id", how="anti")
+        .join(rejected, on="player_id", how="anti")
+        .sort("player_id")
+    )
+    if left_out.height:
+        named = ", ".join(left_out.get_column("player_id").head(MISSING_NAMED).to_list())
+        more = (
+            f" and {left_out.height - MISSING_NAMED} more"
+            if left_out.height > MISSING_NAMED
+            else ""
+        )
+        changes.append(
+            problems_frame(
+                [
+                    problem(
+                        f"players of the snapshot of {in_force['as_of'][0]} not in this file: "
+                        f"{left_out.height} ({named}{more}); from its date they hold no category "
+                        "and no membership",
+                        field="player_id",
+                        severity="warning",
+                    )
+                ]
+            )
+        )
+    return pl.concat(changes)
 
 
 def snapshot_at(snapshots: pl.DataFrame, on: date) -> pl.DataFrame:

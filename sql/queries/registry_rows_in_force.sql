@@ -1,5 +1,5 @@
 -- The rows of the registry snapshot in force on the date given (the latest load on or before it),
--- for the players named in _rejected_players, with that snapshot's date.
+-- with that snapshot's date.
 -- {load_table} and {player_table} name the registry's tables (FSI or FID); the flow fills them.
 WITH in_force AS (
     SELECT load_id, as_of
@@ -11,4 +11,3 @@ WITH in_force AS (
 SELECT p.* EXCLUDE (load_id), f.as_of
 FROM {player_table} AS p
 JOIN in_force AS f USING (load_id)
-WHERE p.player_id IN (SELECT player_id FROM _rejected_players)

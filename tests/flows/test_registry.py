@@ -637,3 +637,45 @@ def test_a_player_id_also_on_a_rejected_row_is_not_taken_from_the_other(tmp_path
         "be told",
     )
     assert [line for line, _, _ in rejected] == [2, 4]
+
+
+def test_what_a_snapshot_changes_of_the_players_before_it_is_warned(tmp_path):
+    # July's file: Bianchi's birth date and sex changed (the youth and women's rankings read
+    # them), Rossi's name corrected, and Verdi, held in January, left out
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    january = JULY + '100003,"Verdi, Luca",M,1999-01-01,ITA,,,,NC,\n'
+    july = (
+        PLAYERS_HEADER
+        + '100001,"Rossi, Mario Luigi",M,1980-01-02,ITA,2250009,1810,,1N,\n'
+        + '100002,"Bianchi, Anna",M,2012-05-06,ITA,2250001,1702,,1N,\n'
+    )
+    load_registry_flow(_snapshot(tmp_path / "jan", january), date(2026, 1, 1), warehouse)
+    load_registry_flow(_snapshot(tmp_path / "jul", july), date(2026, 7, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        warned = con.execute(
+            "SELECT line_no, field, reason FROM input_warning WHERE file_name = 'players.csv' "
+            "ORDER BY line_no NULLS LAST, field"
+        ).fetchall()
+    assert warned == [
+        (2, "name", "player_id 100001: the name was Rossi, Mario in the snapshot of 2026-01-01"),
+        (
+            3,
+            "birth_date",
+            "player_id 100002: the birth date was 2010-05-06 in the snapshot of 2026-01-01: the "
+            "youth rankings read the new one",
+        ),
+        (
+            3,
+            "sex",
+            "player_id 100002: the sex was F in the snapshot of 2026-01-01: the women's ranking "
+            "reads the new one",
+        ),
+        (
+            None,
+            "player_id",
+            "players of the snapshot of 2026-01-01 not in this file: 1 (100003); from its date "
+            "they hold no category and no membership",
+        ),
+    ]
