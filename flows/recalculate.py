@@ -143,6 +143,11 @@ def stale_lists(
 NAMED_CHANGES = 5
 
 
+def _first_named(ids: list[str]) -> str:
+    more = f" and {len(ids) - NAMED_CHANGES} more" if len(ids) > NAMED_CHANGES else ""
+    return ", ".join(ids[:NAMED_CHANGES]) + more
+
+
 def _inputs_changed_since(
     con: duckdb.DuckDBPyConnection,
     system: str,
@@ -154,20 +159,16 @@ def _inputs_changed_since(
     version, the merges of their players and the registry snapshots loaded since it was
     written ("" when none: the list another system's newcomers read changed, say)."""
     _, up_to = receipt_window(rulebook.era_at(list_date).calendar, list_date)
-    tournaments, merges, snapshots = execute(
+    tournaments, new_tournaments, merges, snapshots = execute(
         con,
         read_sql("queries/lists/inputs_changed_since.sql"),
         {"system": system, "written_at": written_at, "up_to": up_to, "list_date": list_date},
     )[0]
-    named = []
-    if tournaments:
-        shown = ", ".join(tournaments[:NAMED_CHANGES])
-        more = (
-            f" and {len(tournaments) - NAMED_CHANGES} more"
-            if len(tournaments) > NAMED_CHANGES
-            else ""
-        )
-        named.append(f"new versions of {shown}{more}")
+    named = [
+        f"{what} {_first_named(ids)}"
+        for what, ids in (("new versions of", tournaments), ("new tournaments", new_tournaments))
+        if ids
+    ]
     if merges:
         named.append(f"{counted(merges, 'merge')} recorded")
     if snapshots:

@@ -467,6 +467,35 @@ def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(sea
     ]
 
 
+def test_a_late_tournament_is_named_as_new_in_the_stale_reason(season_warehouse, tmp_path):
+    from flows.ingest import ingest_flow
+    from flows.lists import load_rulebook
+    from flows.recalculate import recalculate_flow, stale_lists
+    from tests.flows.helpers import flip_one_decisive_game, write_manifest
+
+    warehouse = str(season_warehouse(2019))
+    recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
+    with Warehouse(warehouse).reader() as con:
+        content = con.execute(
+            "SELECT f.content FROM tournament t JOIN raw_file f ON f.sha256 = t.file_sha256 "
+            "WHERE t.status = 'accepted' AND t.system = 'elo_italia' "
+            "AND t.received_on BETWEEN '2019-03-16' AND '2019-06-15' ORDER BY t.tournament_id "
+            "LIMIT 1"
+        ).fetchone()[0]
+    delivery = tmp_path / "inbox" / "late"
+    delivery.mkdir(parents=True)
+    (delivery / "late.trf").write_text(flip_one_decisive_game(content.decode("ascii")))
+    row = {"tournament_id": "LATE-1", "file": "late.trf", "system": "elo_italia"}
+    write_manifest(delivery, [{**row, "received_on": "2019-08-20"}])
+    assert ingest_flow(str(tmp_path / "inbox"), warehouse)["tournaments_accepted"] == 1
+    with Warehouse(warehouse).reader() as con:
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"))
+    assert (found[0].list_date, found[0].reason) == (
+        date(2019, 10, 1),
+        "its inputs changed since it was written: new tournaments LATE-1",
+    )
+
+
 def test_a_registry_snapshot_loaded_late_is_named_in_the_stale_reason(season_warehouse, tmp_path):
     import shutil
 

@@ -1,13 +1,21 @@
 -- What a stale list's inputs gained since it was written ($written_at), to name in the status:
 -- the tournaments of its system with a version ingested since, received up to its cut-off
--- ($up_to); the merges recorded since of players in those tournaments (a merge changes only
+-- ($up_to), those known before and those new; the merges recorded since of players in those tournaments (a merge changes only
 -- the lists that read its player); the registry snapshots loaded since, dated up to the list
 -- date (the system's registry: FID for draughts, FSI for chess).
 SELECT
     (SELECT list(DISTINCT tournament_id ORDER BY tournament_id)
-     FROM tournament_version
-     WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to)
+     FROM tournament_version v
+     WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to
+       AND EXISTS (SELECT 1 FROM tournament_version w
+                   WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at))
         AS tournaments,
+    (SELECT list(DISTINCT tournament_id ORDER BY tournament_id)
+     FROM tournament_version v
+     WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to
+       AND NOT EXISTS (SELECT 1 FROM tournament_version w
+                       WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at))
+        AS new_tournaments,
     (SELECT count(*)
      FROM player_merge m
      WHERE m.recorded_at > $written_at
