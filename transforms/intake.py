@@ -17,7 +17,7 @@ from schemas.trf import TrfGame, TrfNational, TrfPlayer, TrfTournament
 from schemas.validation import validate
 from transforms.manifest import MANIFEST_FIELDS
 from transforms.matching import match_players
-from transforms.rulebook import Rulebook
+from transforms.rulebook import EloEra, Rulebook
 from transforms.trf import ParsedTrf
 from transforms.validity import size_reasons
 
@@ -343,10 +343,9 @@ def _size_problems(
     parsed: ParsedTrf, header: dict[str, object], rulebook: Rulebook | None
 ) -> pl.DataFrame:
     """A tournament too small for its system (players, rounds) is not valid: one error each."""
-    played_on = header.get("end_date") or header.get("start_date") or header.get("received_on")
-    if rulebook is None or not isinstance(played_on, date):
+    era = _era_played(header, rulebook)
+    if rulebook is None or era is None:
         return problems_frame([])
-    era = rulebook.era_at(max(played_on, rulebook.eras[0].effective_from))
     rounds = int(header.get("rounds") or 0)  # type: ignore[call-overload]
     return problems_frame(
         [
@@ -354,6 +353,14 @@ def _size_problems(
             for field, value, reason in size_reasons(parsed.players.height, rounds, era.validity)
         ]
     )
+
+
+def _era_played(header: dict[str, object], rulebook: Rulebook | None) -> EloEra | None:
+    """The era of the tournament's system in force when it was played (None: unknown)."""
+    played_on = header.get("end_date") or header.get("start_date") or header.get("received_on")
+    if rulebook is None or not isinstance(played_on, date):
+        return None
+    return rulebook.era_at(max(played_on, rulebook.eras[0].effective_from))
 
 
 def _tagged(problems: pl.DataFrame, source: str, file_name: str) -> pl.DataFrame:
@@ -427,11 +434,19 @@ def build_intake(
         ]
     )
     matched = match_players(entries, registry_identity, merges, aliases)
-    nationals_rated = _arbiter_ratings_of_nationals(
-        matched,
-        registry_identity,
-        national_federation,
-        int(manifest_row["line_no"]),  # type: ignore[call-overload]
+    # Elo Italia's arbiter rates foreign players without a FIDE rating, and may raise the
+    # rating he gave them later (RULES.md §1.2); Elo Rapid's may rate any newcomer (§2), and
+    # never raises a listed one: the era's ratings.arbiter_raises_listed tells the two apart
+    era = _era_played(header, rulebook)
+    nationals_rated = (
+        _arbiter_ratings_of_nationals(
+            matched,
+            registry_identity,
+            national_federation,
+            int(manifest_row["line_no"]),  # type: ignore[call-overload]
+        )
+        if era is not None and era.arbiter_raises_listed
+        else empty_problems()
     )
     problems = pl.concat(
         [

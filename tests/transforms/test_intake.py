@@ -245,14 +245,15 @@ def test_a_tournament_without_dates_is_quarantined_with_the_reason():
     assert dated.status == ACCEPTED
 
 
-def test_an_arbiter_rating_is_for_foreign_players_only():
+def test_an_elo_italia_arbiter_rating_is_for_foreign_players_only():
     # RULES.md §1.2: the chief arbiter rates foreign players without a FIDE rating. Rossi is
     # registered of ITA, Verdi registered of FRA; Bianchi unregistered, ITA in the file
+    italia = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
     text = _trf_text(2500002)
-    foreign = _intake_of(text, arbiter_ratings={2: 1650})
+    foreign = _intake_of(text, rulebook=italia, arbiter_ratings={2: 1650})
     assert foreign.status == ACCEPTED
     assert foreign.entries.filter(pl.col("start_number") == 2)["arbiter_rating"].to_list() == [1650]
-    national = _intake_of(text, arbiter_ratings={1: 1900, 2: 1650})
+    national = _intake_of(text, rulebook=italia, arbiter_ratings={1: 1900, 2: 1650})
     assert national.status == QUARANTINED
     assert national.errors.select("source", "line_no", "field", "value", "reason").rows() == [
         (
@@ -266,9 +267,18 @@ def test_an_arbiter_rating_is_for_foreign_players_only():
         )
     ]
     unregistered = _trf_text(None, first=("Bianchi, Luca", None, date(1985, 5, 5)))
-    intake = _intake_of(unregistered, arbiter_ratings={1: 1500})
+    intake = _intake_of(unregistered, rulebook=italia, arbiter_ratings={1: 1500})
     assert intake.errors.get_column("reason").to_list() == [
         "arbiter_ratings gives start number 1 (Bianchi, Luca, of ITA in the file) a rating: "
         "the chief arbiter rates foreign players without a FIDE rating only (correct the "
         "manifest)"
     ]
+
+
+def test_an_elo_rapid_arbiter_may_rate_any_newcomer():
+    # RULES.md §2: the arbiter may give a newcomer, Italian or not, his Elo Italia or FIDE rating
+    rapid = parse_rulebook(default_rulebook_path("elo_rapid").read_bytes())
+    row = {**ROW, "system": "elo_rapid"}
+    intake = _intake_of(_trf_text(2500002), row, rulebook=rapid, arbiter_ratings={1: 1900})
+    assert not intake.errors.filter(pl.col("field") == "arbiter_ratings").height
+    assert intake.entries.filter(pl.col("start_number") == 1)["arbiter_rating"].to_list() == [1900]
