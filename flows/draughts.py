@@ -152,7 +152,10 @@ def read_draughts_delivery(folder: Path, inbox: Path | None = None) -> DraughtsD
     """The delivery in ``folder``; its files are named from ``inbox`` when given."""
     required = [spec.name for spec in DRAUGHTS_TOURNAMENT_FIELDS if spec.required]
     listing = read_csv_text(
-        folder / TOURNAMENTS_FILE, required, delivery_file_name(folder, TOURNAMENTS_FILE, inbox)
+        folder / TOURNAMENTS_FILE,
+        required,
+        delivery_file_name(folder, TOURNAMENTS_FILE, inbox),
+        ragged_lines_alone=False,
     )
     unreadable: dict[str, str] = {}
     return DraughtsDelivery(

@@ -57,6 +57,9 @@ class CsvInput:
     # lines left out before typing, each an error with its line (more values than the header
     # names: an unquoted comma); the other rows are read
     rejected_lines: pl.DataFrame = field(default_factory=empty_problems)
+    # the value of each such line under the header's first column (line_no and that column),
+    # which an unquoted comma further on leaves right: the player a registry line is about
+    rejected_keys: pl.DataFrame = field(default_factory=pl.DataFrame)
 
 
 def read_input_file(path: Path, shown_as: str | None = None) -> InputFile:
@@ -93,10 +96,14 @@ def delivery_name(folder: Path) -> str:
 
 
 def read_csv_text(
-    path: Path, required: Sequence[str] = (), shown_as: str | None = None
+    path: Path,
+    required: Sequence[str] = (),
+    shown_as: str | None = None,
+    ragged_lines_alone: bool = True,
 ) -> CsvInput:
     """Read a CSV with every value as text, so the typing step can report what it saw; a file
-    that cannot be read is refused with the reason."""
+    that cannot be read is refused with the reason (see :func:`csv_text` for
+    ``ragged_lines_alone``)."""
     try:
         file = read_input_file(path, shown_as)
     except CANNOT_READ as error:
@@ -104,15 +111,22 @@ def read_csv_text(
         return CsvInput(
             unread, pl.DataFrame(), problems_frame([problem(f"it {cannot_read(error)}")])
         )
-    return csv_text(file, required)
+    return csv_text(file, required, ragged_lines_alone)
 
 
-def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
+def csv_text(
+    file: InputFile, required: Sequence[str] = (), ragged_lines_alone: bool = True
+) -> CsvInput:
     """A CSV file already read, every value as text (see :func:`read_csv_text`).
 
     A file whose header lacks a ``required`` column (typically one separated by ';', as a
     spreadsheet in an Italian locale saves it) is refused whole, with one problem saying so:
-    read anyway, each of its rows would be rejected for every empty required column."""
+    read anyway, each of its rows would be rejected for every empty required column.
+
+    A line with more values than the header names is rejected on its own and the others are
+    read (``rejected_lines``); without ``ragged_lines_alone`` (a delivery's listing, whose
+    lines each stand for a tournament that must not vanish) the file is refused, naming it.
+    So is a file whose such line opens a quote it never closes: where it ends is unknown."""
     refused = refused_file(file.content, required) if required else empty_problems()
     if refused.height:
         return CsvInput(file, pl.DataFrame(), refused)
@@ -125,22 +139,32 @@ def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
         return CsvInput(file, _numbered_rows(text), empty_problems())
     except (pl.exceptions.ComputeError, pl.exceptions.NoDataError) as error:
         unreadable = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
-    ragged = _ragged_records(text)
+    header, ragged = _ragged_records(text)
     if not ragged:
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
-    # one line with a comma too many (a name written Surname, Given without quotes) is no
-    # reason to set the others aside: it is rejected, and the rest is read without it
     rejected = problems_frame(
         [
             problem(
-                f"the line has {values} values and the header names {named} columns: a value "
-                "holding a comma must be written in double quotes",
+                f"the line has {len(values)} values and the header names {len(header)} "
+                "columns: a value holding a comma must be written in double quotes",
                 line_no=first,
             )
-            for first, _, values, named in ragged
+            for first, _, values in ragged
         ]
     )
-    left_out = {line for first, last, _, _ in ragged for line in range(first, last + 1)}
+    if not ragged_lines_alone or any(first != last for first, last, _ in ragged):
+        return CsvInput(file, pl.DataFrame(), rejected.head(1))
+    # one line with a comma too many (a name written Surname, Given without quotes) is no
+    # reason to set the others aside: it is rejected, and the rest is read without it
+    key = header[0].strip().lower()
+    keys = pl.DataFrame(
+        {
+            "line_no": [first for first, _, _ in ragged],
+            key: [values[0].strip() or None for _, _, values in ragged],
+        },
+        schema={"line_no": pl.Int32, key: pl.String},
+    )
+    left_out = {first for first, _, _ in ragged}
     lines = text.split("\n")
     kept = [number for number in range(1, len(lines) + 1) if number not in left_out]
     try:
@@ -154,7 +178,7 @@ def csv_text(file: InputFile, required: Sequence[str] = ()) -> CsvInput:
             pl.Series(kept, dtype=pl.Int32),
         )
     )
-    return CsvInput(file, rows, empty_problems(), rejected)
+    return CsvInput(file, rows, empty_problems(), rejected, keys)
 
 
 def _numbered_rows(text: str) -> pl.DataFrame:
@@ -196,18 +220,18 @@ def _record_start_lines(text: str) -> list[int]:
     return starts
 
 
-def _ragged_records(text: str) -> list[tuple[int, int, int, int]]:
-    """The records with more values than the header names: (first line, last line, values,
-    the header's columns) of each, in order."""
+def _ragged_records(text: str) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
+    """The header, and the records with more values than it names: (first line, last line,
+    values) of each, in order."""
     reader = csv.reader(io.StringIO(text))
     header = next(reader, [])
     first = reader.line_num + 1
     found = []
     for record in reader:
         if len(record) > len(header):
-            found.append((first, reader.line_num, len(record), len(header)))
+            found.append((first, reader.line_num, record))
         first = reader.line_num + 1
-    return found
+    return header, found
 
 
 @dataclass(frozen=True)
@@ -233,16 +257,18 @@ def discover_deliveries(inbox: Path) -> list[Path]:
     return sorted((path.parent for path in inbox.rglob(MANIFEST_NAME)), key=delivery_order)
 
 
-def delivery_order(folder: Path) -> tuple[tuple[int, int | str], ...]:
+def delivery_order(folder: Path) -> tuple[tuple[tuple[int, int | str], ...], str]:
     """The order deliveries are read in, numbers within names compared as numbers: a
     tournament in two deliveries of one run gets its versions in this order, so delivery-10
     comes after delivery-9, as its sender meant (in plain text order it would come first, and
     the older file would stand as the latest version)."""
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part)
-        for part in re.split(r"(\d+)", folder.as_posix())
+    path = folder.as_posix()
+    parts = tuple(
+        (0, int(part)) if part.isdecimal() else (1, part)
+        for part in re.split(r"(\d+)", path)
         if part
     )
+    return parts, path  # d01 and d1 tie on their numbers: their names settle it
 
 
 def read_delivery(folder: Path, inbox: Path | None = None) -> Delivery:
@@ -251,6 +277,7 @@ def read_delivery(folder: Path, inbox: Path | None = None) -> Delivery:
         folder / MANIFEST_NAME,
         MANIFEST_REQUIRED,
         delivery_file_name(folder, MANIFEST_NAME, inbox),
+        ragged_lines_alone=False,
     )
     unreadable: dict[str, str] = {}
     return Delivery(
@@ -270,7 +297,7 @@ def unlisted_files(folder: Path) -> tuple[str, ...]:
         listed = {(folder / name).resolve() for name in LISTING_NAMES}
         for name in LISTING_NAMES:
             if (folder / name).is_file():
-                listing = read_csv_text(folder / name)
+                listing = read_csv_text(folder / name, ragged_lines_alone=False)
                 if listing.problems.height or "file" not in listing.rows.columns:
                     return ()  # an unreadable listing is refused: what it lists is unknown
                 files = listing.rows.get_column("file").drop_nulls()

@@ -51,7 +51,10 @@ def checked_csv(
         # a warning is reported with its row, which is kept
         errors = cell_problems.filter(pl.col("severity") == "error")
         cell_problems = pl.concat(
-            [cell_problems, _keys_shared_with_rejected_rows(typed, errors, model)]
+            [
+                cell_problems,
+                _keys_shared_with_rejected_rows(typed, errors, model, source.rejected_keys),
+            ]
         )
         errors = cell_problems.filter(pl.col("severity") == "error")
         bad_lines = errors.get_column("line_no").unique().implode()
@@ -62,24 +65,33 @@ def checked_csv(
 
 
 def _keys_shared_with_rejected_rows(
-    typed: pl.DataFrame, errors: pl.DataFrame, model: object
+    typed: pl.DataFrame, errors: pl.DataFrame, model: object, rejected_keys: pl.DataFrame
 ) -> pl.DataFrame:
-    """An error for each row whose unique key (a player_id, say) is also on a row rejected for
-    a bad cell: which of the two is right cannot be told, and the rejected one would otherwise
-    leave the other standing as if its key were written once."""
+    """An error for each row whose unique key (a player_id, say) is also on a rejected row (for
+    a bad cell, or a line with a comma too many: ``rejected_keys``): which of the two is right
+    cannot be told, and the rejected one would otherwise leave the other standing as if its
+    key were written once."""
     columns = model.to_schema().columns  # type: ignore[attr-defined]
     rejected = typed.filter(pl.col("line_no").is_in(errors.get_column("line_no").implode()))
+    kept = typed.filter(~pl.col("line_no").is_in(rejected.get_column("line_no").implode()))
     found = []
     for name in (name for name, column in columns.items() if column.unique):
+        key = pl.col(name).cast(pl.Utf8).alias("_key")
         other_line = (
-            rejected.filter(pl.col(name).is_not_null())
-            .group_by(name)
+            pl.concat(
+                [
+                    frame.select("line_no", key)
+                    for frame in (rejected, rejected_keys)
+                    if name in frame.columns
+                ]
+            )
+            .filter(pl.col("_key").is_not_null())
+            .group_by("_key")
             .agg(pl.col("line_no").min().alias("_rejected_line"))
         )
-        kept = typed.filter(~pl.col("line_no").is_in(rejected.get_column("line_no").implode()))
         found.append(
             problem_rows(
-                kept.join(other_line, on=name),
+                kept.with_columns(key).join(other_line, on="_key"),
                 name,
                 pl.col(name),
                 pl.format(
@@ -291,7 +303,51 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
             [player_problems, membership_problems, *nothing_usable], how="diagonal_relaxed"
         ).filter(pl.col("severity") == "error")
         return _refuse(kind, run, as_of, warehouse, refused)
-    listed = players_csv.rows.select("line_no", "player_id")
+    try:
+        return _store_snapshot(
+            kind,
+            run,
+            as_of,
+            warehouse,
+            (players_csv, players, player_problems),
+            (memberships_csv, memberships, membership_problems),
+        )
+    except _NoMemberLeft as nobody:
+        # the transaction was given up: the warehouse is as it was
+        return _refuse(kind, run, as_of, warehouse, nobody.problems)
+
+
+class _NoMemberLeft(Exception):
+    """Every membership of a snapshot named a player it does not hold: refused whole."""
+
+    def __init__(self, problems: pl.DataFrame) -> None:
+        super().__init__("every membership names a player the snapshot does not hold")
+        self.problems = problems
+
+
+def _store_snapshot(
+    kind: RegistryKind,
+    run: RunRecord,
+    as_of: date,
+    warehouse: str,
+    players_read: tuple[CsvInput, pl.DataFrame, pl.DataFrame],
+    memberships_read: tuple[CsvInput, pl.DataFrame, pl.DataFrame],
+) -> dict[str, int]:
+    """Store a snapshot whose files have usable rows (the same files twice: nothing new)."""
+    players_csv, players, player_problems = players_read
+    memberships_csv, memberships, membership_problems = memberships_read
+    # every line naming a player, a line with a comma too many included: its player keeps
+    # his earlier row, as one with a bad cell does
+    listed = pl.concat(
+        [
+            players_csv.rows.select("line_no", "player_id"),
+            *(
+                [players_csv.rejected_keys.select("line_no", "player_id")]
+                if "player_id" in players_csv.rejected_keys.columns
+                else []
+            ),
+        ]
+    )
     with Warehouse(warehouse).transaction() as con:
         rejected_players = rejected_rows(players, listed)
         in_force = _rows_in_force(con, kind, as_of)
@@ -304,6 +360,22 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
         memberships, orphan_problems = membership_orphans(
             memberships, players.select("player_id"), listed, PLAYERS_FILE
         )
+        if memberships.height == 0:
+            nobody = problem(
+                "every row was rejected (each row's rejection says why): a snapshot of them "
+                f"would say the federation has no members from {as_of}"
+            )
+            raise _NoMemberLeft(
+                pl.concat(
+                    [
+                        player_problems,
+                        membership_problems,
+                        tagged(orphan_problems, memberships_csv),
+                        tagged(problems_frame([nobody]), memberships_csv),
+                    ],
+                    how="diagonal_relaxed",
+                ).filter(pl.col("severity") == "error")
+            )
         problems = pl.concat(
             [
                 player_problems,

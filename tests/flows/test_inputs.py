@@ -69,3 +69,30 @@ def test_deliveries_are_read_in_the_order_their_numbers_say(tmp_path):
         (tmp_path / name / "manifest.csv").write_text("tournament_id\n", encoding="utf-8")
     found = [folder.name for folder in discover_deliveries(tmp_path)]
     assert found == ["2019-05", "delivery-1", "delivery-9", "delivery-10"]
+
+
+def test_a_listing_with_a_line_of_a_comma_too_many_is_refused_whole(tmp_path):
+    # a manifest's line stands for a tournament: rejected alone, it would vanish without trace
+    path = tmp_path / "manifest.csv"
+    path.write_text("tournament_id,file\nT1,a.trf\nT2,b,trf\n", encoding="utf-8")
+    read = read_csv_text(path, ragged_lines_alone=False)
+    assert read.rows.height == 0
+    assert read.problems.select("line_no").rows() == [(3,)]
+
+
+def test_a_line_that_opens_a_quote_it_never_closes_refuses_the_file(tmp_path):
+    # read as a quoted value, it would run to the end of the file and take the lines after it
+    path = tmp_path / "players.csv"
+    path.write_text('a,b\n1,x\n2,y,"z\n3,w\n4,v\n', encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.rows.height == 0
+    assert read.problems.select("line_no").rows() == [(3,)]
+
+
+def test_delivery_names_alike_but_for_leading_zeros_keep_one_order(tmp_path):
+    from flows.inputs import delivery_order
+
+    names = ["d1", "d01", "d1²", "d2"]
+    assert sorted(names, key=lambda name: delivery_order(tmp_path / name)) == sorted(
+        reversed(names), key=lambda name: delivery_order(tmp_path / name)
+    )

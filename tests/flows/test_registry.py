@@ -679,3 +679,66 @@ def test_what_a_snapshot_changes_of_the_players_before_it_is_warned(tmp_path):
             "they hold no category and no membership",
         ),
     ]
+
+
+def test_a_player_whose_line_has_an_unquoted_comma_keeps_his_earlier_row(tmp_path):
+    # Rossi's July line has a comma too many: like a row with a bad cell, it leaves his January
+    # row standing (and his membership), instead of taking him out of the registry
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
+    july = JULY.replace('100001,"Rossi, Mario"', "100001,Rossi, Mario")
+    counts = load_registry_flow(_snapshot(tmp_path / "jul", july), date(2026, 7, 1), warehouse)
+    assert (counts["players"], counts["memberships"]) == (2, 2)
+    with Warehouse(warehouse).reader() as con:
+        rossi = con.execute(
+            "SELECT name FROM registry_at('2026-07-01'::DATE) WHERE player_id = '100001'"
+        ).fetchall()
+        warned = con.execute(
+            "SELECT line_no, reason FROM input_warning WHERE field = 'player_id' "
+            "AND reason LIKE '%is kept%'"
+        ).fetchall()
+    assert rossi == [("Rossi, Mario",)]
+    assert warned == [
+        (
+            2,
+            "player_id 100001's row in players.csv was rejected: his row of the snapshot of "
+            "2026-01-01 is kept until the file is corrected",
+        )
+    ]
+
+
+def test_a_player_id_also_on_a_line_with_an_unquoted_comma_is_not_taken_from_the_other(
+    tmp_path,
+):
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    doubled = JULY + "100002,Bianchi, Anna,F,2010-05-06,ITA,,,,2N,\n"
+    counts = load_registry_flow(_snapshot(tmp_path / "jul", doubled), date(2026, 7, 1), warehouse)
+    assert counts["players"] == 1
+    assert (
+        "players.csv",
+        3,
+        "player_id",
+        "player_id 100002 is also on line 4, rejected: which of the two rows is right cannot "
+        "be told",
+    ) in _rejections_of_last_run(warehouse)
+
+
+def test_memberships_that_all_name_no_player_refuse_the_load(tmp_path):
+    # the federation's ids written with a prefix in memberships.csv: no membership matches
+    from flows.registry import load_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
+    before = _registry_state(warehouse)
+    prefixed = "player_id,year\nFSI100001,2026\nFSI100002,2026\n"
+    counts = load_registry_flow(
+        _snapshot(tmp_path / "jul", JULY, prefixed), date(2026, 7, 1), warehouse
+    )
+    assert counts["refused"] == 1
+    assert _registry_state(warehouse) == before
+    status, report = _last_run(warehouse)
+    assert status == "refused" and "would say the federation has no members" in report
