@@ -142,6 +142,12 @@ def csv_text(
     header, ragged = _ragged_records(text)
     if not ragged:
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
+    # a line of commas only (a spreadsheet's leftover row, wider than the header) holds
+    # nothing: left out like a blank line, not rejected
+    blank = {
+        first for first, last, values in ragged if first == last and not "".join(values).strip()
+    }
+    ragged = [record for record in ragged if record[0] not in blank]
     rejected = problems_frame(
         [
             problem(
@@ -164,7 +170,7 @@ def csv_text(
         },
         schema={"line_no": pl.Int32, key: pl.String},
     )
-    left_out = {first for first, _, _ in ragged}
+    left_out = blank | {first for first, _, _ in ragged}
     lines = text.split("\n")
     kept = [number for number in range(1, len(lines) + 1) if number not in left_out]
     try:

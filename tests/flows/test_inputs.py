@@ -96,3 +96,13 @@ def test_delivery_names_alike_but_for_leading_zeros_keep_one_order(tmp_path):
     assert sorted(names, key=lambda name: delivery_order(tmp_path / name)) == sorted(
         reversed(names), key=lambda name: delivery_order(tmp_path / name)
     )
+
+
+def test_a_line_of_commas_wider_than_the_header_is_a_blank_line(tmp_path):
+    # the ",,,,,," a spreadsheet leaves below the last row, one column wider than the header
+    path = tmp_path / "games.csv"
+    path.write_text("a,b\n1,2\n,,,,\n3,4\n", encoding="utf-8")
+    for alone in (True, False):
+        read = read_csv_text(path, ragged_lines_alone=alone)
+        assert read.problems.height == 0 and read.rejected_lines.height == 0
+        assert read.rows.rows() == [(2, "1", "2"), (4, "3", "4")]
