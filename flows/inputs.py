@@ -158,7 +158,7 @@ def csv_text(
             for first, _, values in ragged
         ]
     )
-    if not ragged_lines_alone or any(first != last for first, last, _ in ragged):
+    if ragged and (not ragged_lines_alone or any(first != last for first, last, _ in ragged)):
         return CsvInput(file, pl.DataFrame(), rejected.head(1))
     # one line with a comma too many (a name written Surname, Given without quotes) is no
     # reason to set the others aside: it is rejected, and the rest is read without it
