@@ -593,17 +593,24 @@ def test_a_row_with_an_unquoted_comma_is_rejected_and_the_rest_loads(tmp_path):
     )
 
 
-def test_a_file_whose_every_row_is_rejected_refuses_the_load(tmp_path):
-    # every year written 2026.0 (a spreadsheet's number format): a snapshot of no members
-    # would take every player out of the rankings from its date
+@pytest.mark.parametrize(
+    "memberships",
+    [
+        # every year written 2026.0 (a spreadsheet's number format): every row rejected
+        "player_id,year\n100001,2026.0\n100002,2026.0\n",
+        # the federation's ids written with a prefix: no membership names a player of the file
+        "player_id,year\nFSI100001,2026\nFSI100002,2026\n",
+    ],
+)
+def test_a_snapshot_left_without_a_member_is_refused(tmp_path, memberships):
+    # a snapshot of no members would take every player out of the rankings from its date
     from flows.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
     before = _registry_state(warehouse)
-    years = "player_id,year\n100001,2026.0\n100002,2026.0\n"
     counts = load_registry_flow(
-        _snapshot(tmp_path / "jul", JULY, years), date(2026, 7, 1), warehouse
+        _snapshot(tmp_path / "jul", JULY, memberships), date(2026, 7, 1), warehouse
     )
     assert (counts["refused"], counts["memberships"]) == (1, 0)
     assert _registry_state(warehouse) == before
@@ -725,20 +732,3 @@ def test_a_player_id_also_on_a_line_with_an_unquoted_comma_is_not_taken_from_the
         "player_id 100002 is also on line 4, rejected: which of the two rows is right cannot "
         "be told",
     ) in _rejections_of_last_run(warehouse)
-
-
-def test_memberships_that_all_name_no_player_refuse_the_load(tmp_path):
-    # the federation's ids written with a prefix in memberships.csv: no membership matches
-    from flows.registry import load_registry_flow
-
-    warehouse = str(tmp_path / "w.duckdb")
-    load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
-    before = _registry_state(warehouse)
-    prefixed = "player_id,year\nFSI100001,2026\nFSI100002,2026\n"
-    counts = load_registry_flow(
-        _snapshot(tmp_path / "jul", JULY, prefixed), date(2026, 7, 1), warehouse
-    )
-    assert counts["refused"] == 1
-    assert _registry_state(warehouse) == before
-    status, report = _last_run(warehouse)
-    assert status == "refused" and "would say the federation has no members" in report
