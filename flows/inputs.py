@@ -140,7 +140,7 @@ def csv_text(
     except (pl.exceptions.ComputeError, pl.exceptions.NoDataError) as error:
         unreadable = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
     header, ragged = _ragged_records(text)
-    if not ragged:
+    if not header or not ragged:
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
     # a line of commas only (a spreadsheet's leftover row, wider than the header) holds
     # nothing: left out like a blank line, not rejected
@@ -158,8 +158,20 @@ def csv_text(
             for first, _, values in ragged
         ]
     )
-    if ragged and (not ragged_lines_alone or any(first != last for first, last, _ in ragged)):
-        return CsvInput(file, pl.DataFrame(), rejected.head(1))
+    # a quote opened and never closed runs to the end of the file: where that line was meant
+    # to end, and which lines after it are rows, is unknown
+    end = text.count("\n") + (0 if text.endswith("\n") else 1)
+    unclosed = [first for first, last, _ in ragged if first != last and last >= end]
+    if unclosed:
+        reason = (
+            "the line opens a quoted value that is never closed (it runs to the end of the "
+            "file): close the quotes, or write the value without them"
+        )
+        return CsvInput(
+            file, pl.DataFrame(), problems_frame([problem(reason, line_no=unclosed[0])])
+        )
+    if ragged and not ragged_lines_alone:
+        return CsvInput(file, pl.DataFrame(), rejected)
     # one line with a comma too many (a name written Surname, Given without quotes) is no
     # reason to set the others aside: it is rejected, and the rest is read without it
     key = header[0].strip().lower()
@@ -170,7 +182,7 @@ def csv_text(
         },
         schema={"line_no": pl.Int32, key: pl.String},
     )
-    left_out = blank | {first for first, _, _ in ragged}
+    left_out = blank | {line for first, last, _ in ragged for line in range(first, last + 1)}
     lines = text.split("\n")
     kept = [number for number in range(1, len(lines) + 1) if number not in left_out]
     try:
@@ -217,24 +229,28 @@ def _numbered_rows(text: str) -> pl.DataFrame:
 
 
 def _record_start_lines(text: str) -> list[int]:
-    """The line each CSV record of ``text`` starts on (the header's is 1)."""
+    """The line each CSV record of ``text`` starts on, the header's first (blank lines before
+    it are no records: the reader skips them too)."""
     reader = csv.reader(io.StringIO(text))
     starts, next_line = [], 1
-    for _ in reader:
-        starts.append(next_line)
+    for record in reader:
+        if record or starts:
+            starts.append(next_line)
         next_line = reader.line_num + 1
     return starts
 
 
 def _ragged_records(text: str) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
-    """The header, and the records with more values than it names: (first line, last line,
-    values) of each, in order."""
+    """The header (blank lines before it skipped), and the records with more values than it
+    names: (first line, last line, values) of each, in order."""
     reader = csv.reader(io.StringIO(text))
-    header = next(reader, [])
-    first = reader.line_num + 1
+    header: list[str] = []
     found = []
+    first = 1
     for record in reader:
-        if len(record) > len(header):
+        if not header:
+            header = record
+        elif len(record) > len(header):
             found.append((first, reader.line_num, record))
         first = reader.line_num + 1
     return header, found

@@ -106,3 +106,30 @@ def test_a_line_of_commas_wider_than_the_header_is_a_blank_line(tmp_path):
         read = read_csv_text(path, ragged_lines_alone=alone)
         assert read.problems.height == 0 and read.rejected_lines.height == 0
         assert read.rows.rows() == [(2, "1", "2"), (4, "3", "4")]
+
+
+def test_blank_lines_before_the_header_shift_nothing(tmp_path):
+    # the reader skips them: rows keep the lines an editor shows, a ragged line is still
+    # rejected on its own (it raised an IndexError)
+    path = tmp_path / "memberships.csv"
+    path.write_text("\n\nplayer_id,year\n100001,2026\n100002,2026,\n100003,2026\n")
+    read = read_csv_text(path)
+    assert read.problems.height == 0
+    assert read.rows.rows() == [(4, "100001", "2026"), (6, "100003", "2026")]
+    assert read.rejected_lines.get_column("line_no").to_list() == [5]
+    assert read.rejected_keys.rows() == [(5, "100002")]
+
+
+def test_a_ragged_value_over_two_lines_with_its_quotes_closed_is_rejected_alone(tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text('a,b\n1,"x\ny",z\n3,w\n', encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.rows.rows() == [(4, "3", "w")]
+    assert read.rejected_lines.get_column("line_no").to_list() == [2]
+
+
+def test_a_listing_names_every_line_of_a_comma_too_many(tmp_path):
+    path = tmp_path / "manifest.csv"
+    path.write_text("tournament_id,file\nT1,a,trf\nT2,b.trf\nT3,c,trf\n", encoding="utf-8")
+    read = read_csv_text(path, ragged_lines_alone=False)
+    assert read.problems.get_column("line_no").to_list() == [2, 4]
