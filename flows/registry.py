@@ -430,9 +430,15 @@ def _store_snapshot(
             )
             + f"- rows rejected: {errors} (new: {rejected})\n"
             + (
-                f"- warnings (rows kept): {problems.height - errors} (new: {warned})\n"
+                f"- warnings: {problems.height - errors} (new: {warned})\n"
                 if problems.height > errors
                 else ""
+            )
+            # the players a snapshot leaves out are one warning, without a line: named here,
+            # where a long list of row warnings cannot push it out of sight
+            + "".join(
+                f"- {reason}\n"
+                for reason in changed.filter(pl.col("line_no").is_null()).get_column("reason")
             )
             + rematched
             + recorded_problems_section(con, run.run_id)

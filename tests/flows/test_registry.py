@@ -467,7 +467,7 @@ def test_a_fide_id_on_two_rows_is_set_aside_on_both_and_neither_player_is_lost(t
     # the waiting player is still left to the analyst, not matched to the wrong person
     assert still_waiting == [(provisional,)]
     _, report = _last_run(warehouse)
-    assert "- warnings (rows kept): 2 (new: 2)" in report
+    assert "- warnings: 2 (new: 2)" in report
 
 
 def test_a_missing_memberships_file_refuses_the_load_and_a_repeated_year_counts_once(tmp_path):
@@ -660,6 +660,11 @@ def test_what_a_snapshot_changes_of_the_players_before_it_is_warned(tmp_path):
     )
     load_registry_flow(_snapshot(tmp_path / "jan", january), date(2026, 1, 1), warehouse)
     load_registry_flow(_snapshot(tmp_path / "jul", july), date(2026, 7, 1), warehouse)
+    # the players left out are named in the report's summary, not only among the warnings
+    assert (
+        "- players of the snapshot of 2026-01-01 not in this file: 1 (100003); from its date "
+        "they hold no category and no membership\n" in _last_run(warehouse)[1]
+    )
     with Warehouse(warehouse).reader() as con:
         warned = con.execute(
             "SELECT line_no, field, reason FROM input_warning WHERE file_name = 'players.csv' "
