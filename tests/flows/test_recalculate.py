@@ -474,7 +474,6 @@ def test_a_late_tournament_is_named_as_new_in_the_stale_reason(season_warehouse,
     from tests.flows.helpers import flip_one_decisive_game, write_manifest
 
     warehouse = str(season_warehouse(2019))
-    recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
     with Warehouse(warehouse).reader() as con:
         content = con.execute(
             "SELECT f.content FROM tournament t JOIN raw_file f ON f.sha256 = t.file_sha256 "
@@ -482,12 +481,20 @@ def test_a_late_tournament_is_named_as_new_in_the_stale_reason(season_warehouse,
             "AND t.received_on BETWEEN '2019-03-16' AND '2019-06-15' ORDER BY t.tournament_id "
             "LIMIT 1"
         ).fetchone()[0]
-    delivery = tmp_path / "inbox" / "late"
-    delivery.mkdir(parents=True)
-    (delivery / "late.trf").write_text(flip_one_decisive_game(content.decode("ascii")))
     row = {"tournament_id": "LATE-1", "file": "late.trf", "system": "elo_italia"}
-    write_manifest(delivery, [{**row, "received_on": "2019-08-20"}])
-    assert ingest_flow(str(tmp_path / "inbox"), warehouse)["tournaments_accepted"] == 1
+    for folder, received, text in (
+        # first delivered as received after the lists' range, so none of them reads it
+        ("first", "2020-02-20", content.decode("ascii")),
+        # then corrected, with the receipt date it should have had
+        ("corrected", "2019-08-20", flip_one_decisive_game(content.decode("ascii"))),
+    ):
+        delivery = tmp_path / folder / "late"
+        delivery.mkdir(parents=True)
+        (delivery / "late.trf").write_text(text)
+        write_manifest(delivery, [{**row, "received_on": received}])
+        assert ingest_flow(str(tmp_path / folder), warehouse)["tournaments_new_versions"] == 1
+        if folder == "first":
+            recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
     with Warehouse(warehouse).reader() as con:
         found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"))
     assert (found[0].list_date, found[0].reason) == (

@@ -1,6 +1,7 @@
 -- What a stale list's inputs gained since it was written ($written_at), to name in the status:
 -- the tournaments of its system with a version ingested since, received up to its cut-off
--- ($up_to), those known before and those new; the merges recorded since of players in those tournaments (a merge changes only
+-- ($up_to), those the list knew before (a version of the system within its cut-off) and
+-- those new to it; the merges recorded since of players in those tournaments (a merge changes only
 -- the lists that read its player); the registry snapshots loaded since, dated up to the list
 -- date (the system's registry: FID for draughts, FSI for chess).
 SELECT
@@ -8,13 +9,15 @@ SELECT
      FROM tournament_version v
      WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to
        AND EXISTS (SELECT 1 FROM tournament_version w
-                   WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at))
+                   WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at
+                     AND w.system = $system AND w.received_on <= $up_to))
         AS tournaments,
     (SELECT list(DISTINCT tournament_id ORDER BY tournament_id)
      FROM tournament_version v
      WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to
        AND NOT EXISTS (SELECT 1 FROM tournament_version w
-                       WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at))
+                       WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at
+                         AND w.system = $system AND w.received_on <= $up_to))
         AS new_tournaments,
     (SELECT count(*)
      FROM player_merge m
