@@ -281,17 +281,7 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     player_problems = pl.concat([player_problems, tagged(birth_problems, players_csv)])
     memberships, membership_problems = checked_csv(memberships_csv, prepare_memberships, Membership)
     nothing_usable = [
-        tagged(
-            problems_frame(
-                [
-                    problem(
-                        "every row was rejected (each row's rejection says why): a snapshot "
-                        f"of them would say the federation has no {what} from {as_of}"
-                    )
-                ]
-            ),
-            source,
-        )
+        tagged(problems_frame([_nothing_left(what, as_of)]), source)
         for source, kept, what in (
             (players_csv, players, "players"),
             (memberships_csv, memberships, "members"),
@@ -315,6 +305,14 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     except _NoMemberLeft as nobody:
         # the transaction was given up: the warehouse is as it was
         return _refuse(kind, run, as_of, warehouse, nobody.problems)
+
+
+def _nothing_left(what: str, as_of: date) -> dict[str, object]:
+    """Why a file none of whose rows is usable refuses the snapshot."""
+    return problem(
+        "every row was rejected (each row's rejection says why): a snapshot of them would say "
+        f"the federation has no {what} from {as_of}"
+    )
 
 
 class _NoMemberLeft(Exception):
@@ -361,10 +359,7 @@ def _store_snapshot(
             memberships, players.select("player_id"), listed, PLAYERS_FILE
         )
         if memberships.height == 0:
-            nobody = problem(
-                "every row was rejected (each row's rejection says why): a snapshot of them "
-                f"would say the federation has no members from {as_of}"
-            )
+            nobody = _nothing_left("members", as_of)
             raise _NoMemberLeft(
                 pl.concat(
                     [
