@@ -4,21 +4,18 @@
 -- those new to it; the merges recorded since of players in those tournaments (a merge changes only
 -- the lists that read its player); the registry snapshots loaded since, dated up to the list
 -- date (the system's registry: FID for draughts, FSI for chess).
+WITH changed AS (
+    SELECT tournament_id, bool_or(ingested_at <= $written_at) AS known_before
+    FROM tournament_version
+    WHERE system = $system AND received_on <= $up_to
+    GROUP BY tournament_id
+    HAVING bool_or(ingested_at > $written_at)
+)
 SELECT
-    (SELECT list(DISTINCT tournament_id ORDER BY tournament_id)
-     FROM tournament_version v
-     WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to
-       AND EXISTS (SELECT 1 FROM tournament_version w
-                   WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at
-                     AND w.system = $system AND w.received_on <= $up_to))
+    (SELECT list(tournament_id ORDER BY tournament_id) FILTER (WHERE known_before) FROM changed)
         AS tournaments,
-    (SELECT list(DISTINCT tournament_id ORDER BY tournament_id)
-     FROM tournament_version v
-     WHERE system = $system AND ingested_at > $written_at AND received_on <= $up_to
-       AND NOT EXISTS (SELECT 1 FROM tournament_version w
-                       WHERE w.tournament_id = v.tournament_id AND w.ingested_at <= $written_at
-                         AND w.system = $system AND w.received_on <= $up_to))
-        AS new_tournaments,
+    (SELECT list(tournament_id ORDER BY tournament_id) FILTER (WHERE NOT known_before)
+     FROM changed) AS new_tournaments,
     (SELECT count(*)
      FROM player_merge m
      WHERE m.recorded_at > $written_at
