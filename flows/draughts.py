@@ -49,6 +49,7 @@ from flows.lists import (
     refuse_bad_scenario_name,
     refuse_imported_dates,
     refuse_stale_lists_before,
+    replay_dates,
     superseded_note,
     write_list,
 )
@@ -90,7 +91,7 @@ from transforms.draughts_csv import (
     type_fid_players,
 )
 from transforms.elo_list import PublishedList
-from transforms.periods import cutoff_for, first_list_taking, list_dates_between
+from transforms.periods import cutoff_for, first_list_taking
 from transforms.registry import DatedSnapshots
 from transforms.rubele_list import RubeleFacts, build_rubele_list, imported_capitals
 from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
@@ -771,9 +772,7 @@ def rubele_recalculate_flow(
         rulebook_hash=rulebook.content_hash,
     )
     began = time.perf_counter()
-    dates = list_dates_between(rulebook.era_at(start).calendar, start, end)
-    if not dates:
-        raise ListError(f"no list date of {system} between {start} and {end}")
+    dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
     say(
         f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
         f"from {start} to {end}"

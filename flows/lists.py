@@ -56,6 +56,7 @@ from transforms.periods import (
     cutoff_for,
     first_list_taking,
     is_list_date,
+    list_dates_between,
     previous_list_date,
     ratings_day,
     receipt_window,
@@ -726,6 +727,14 @@ def refuse_a_day_off_the_calendar(system: str, calendar: Calendar, list_date: da
     if not is_list_date(calendar, list_date):
         days = ", ".join(f"{m:02d}-{d:02d}" for m, d in calendar.list_dates)
         raise ListError(f"{list_date} is not a list date of {system} (list dates: {days})")
+
+
+def replay_dates(system: str, calendar: Calendar, start: date, end: date) -> list[date]:
+    """The list dates of a replay from ``start`` to ``end``; refused when there is none."""
+    dates = list_dates_between(calendar, start, end)
+    if not dates:
+        raise ListError(f"no list date of {system} between {start} and {end}")
+    return dates
 
 
 def refuse_an_open_window(system: str, calendar: Calendar, list_date: date) -> None:

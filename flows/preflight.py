@@ -15,10 +15,10 @@ from flows.lists import (
     refuse_a_day_off_the_calendar,
     refuse_an_open_window,
     refuse_bad_scenario_name,
+    replay_dates,
 )
 from flows.warehouse import Warehouse, WarehouseError
 from schemas.inputs import ALL_SYSTEMS
-from transforms.periods import list_dates_between
 
 
 def require_warehouse(path: str) -> None:
@@ -41,9 +41,7 @@ def check_replay(
     closed, and a scenario name the warehouse can keep."""
     refuse_bad_scenario_name(scenario)
     calendar = calendar_at(system, start, rulebook_path)
-    dates = list_dates_between(calendar, start, end)
-    if not dates:
-        raise ListError(f"no list date of {system} between {start} and {end}")
+    dates = replay_dates(system, calendar, start, end)
     refuse_an_open_window(system, calendar, dates[-1])
 
 

@@ -39,6 +39,7 @@ from flows.lists import (
     refuse_a_scenario_on_another_rulebook,
     refuse_bad_scenario_name,
     refuse_imported_dates,
+    replay_dates,
     revisions_in_force,
     validity_in_force,
     write_list,
@@ -61,7 +62,8 @@ from flows.warehouse import (
     read_sql,
 )
 from transforms.elo_list import ClosedList, close_list, publish_list, split_history
-from transforms.periods import cutoff_for, list_dates_between, receipt_window
+from transforms.notes import first_named
+from transforms.periods import cutoff_for, receipt_window
 from transforms.rulebook import Rulebook
 
 # Rows of the lists replayed are appended in batches of one DuckDB row group per table: a
@@ -143,11 +145,6 @@ def stale_lists(
 NAMED_CHANGES = 5
 
 
-def _first_named(ids: list[str]) -> str:
-    more = f" and {len(ids) - NAMED_CHANGES} more" if len(ids) > NAMED_CHANGES else ""
-    return ", ".join(ids[:NAMED_CHANGES]) + more
-
-
 def _inputs_changed_since(
     con: duckdb.DuckDBPyConnection,
     system: str,
@@ -165,7 +162,7 @@ def _inputs_changed_since(
         {"system": system, "written_at": written_at, "up_to": up_to, "list_date": list_date},
     )[0]
     named = [
-        f"{what} {_first_named(ids)}"
+        f"{what} {first_named(ids, NAMED_CHANGES)}"
         for what, ids in (("new versions of", tournaments), ("new tournaments", new_tournaments))
         if ids
     ]
@@ -343,10 +340,7 @@ def recalculate_flow(
                 raise ListError("give --from and --to, or --stale")
             dates: list[date] = []
         else:
-            calendar = rulebook.era_at(start).calendar
-            dates = list_dates_between(calendar, start, end)
-            if not dates:
-                raise ListError(f"no list date of {system} between {start} and {end}")
+            dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
             refuse_imported_dates(con, system, dates)
             refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
         say(

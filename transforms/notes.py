@@ -1,4 +1,5 @@
-"""Notes of list rows and variations: one sentence per rule that changed a number."""
+"""Notes of list rows and variations: one sentence per rule that changed a number; and the short
+lists of names that notes, warnings and status lines give."""
 
 from __future__ import annotations
 
@@ -36,3 +37,9 @@ def notes_column(frame: pl.DataFrame, rules: Sequence[NoteRule], name: str = "no
         .new_from_index(0, frame.height)
         .scatter(applies.arg_true(), texts)
     )
+
+
+def first_named(names: Sequence[str], shown: int) -> str:
+    """The first ``shown`` of ``names``, separated by commas, then how many more there are."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more

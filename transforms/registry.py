@@ -14,6 +14,7 @@ from datetime import date
 import polars as pl
 
 from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problem_rows, problems_frame
+from transforms.notes import first_named
 from transforms.tabular import FieldSpec, type_columns
 
 PLAYER_FIELDS = [
@@ -343,18 +344,13 @@ def identity_changes(
         .sort("player_id")
     )
     if left_out.height:
-        named = ", ".join(left_out.get_column("player_id").head(MISSING_NAMED).to_list())
-        more = (
-            f" and {left_out.height - MISSING_NAMED} more"
-            if left_out.height > MISSING_NAMED
-            else ""
-        )
+        named = first_named(left_out.get_column("player_id").to_list(), MISSING_NAMED)
         changes.append(
             problems_frame(
                 [
                     problem(
                         f"players of the snapshot of {in_force['as_of'][0]} not in this file: "
-                        f"{left_out.height} ({named}{more}); from its date they hold no category "
+                        f"{left_out.height} ({named}); from its date they hold no category "
                         "and no membership",
                         field="player_id",
                         severity="warning",
