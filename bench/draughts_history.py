@@ -220,8 +220,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.apply:
         from pathlib import Path
 
-        from transforms.rubele import apply_tournaments
-        from transforms.rubele_rulebook import parse_rubele_rulebook
+        from transforms.rubele.capitals import apply_tournaments
+        from transforms.rubele.rulebook import parse_rubele_rulebook
 
         path = Path(__file__).resolve().parents[1] / f"data/rules/rubele_{args.variant}.toml"
         rulebook = parse_rubele_rulebook(path.read_bytes(), str(path))

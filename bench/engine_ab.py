@@ -4,7 +4,8 @@
     .venv/bin/python -m bench.engine_ab --base ../other-checkout --small
 
 ``--base`` is another checkout of this project (``git worktree add ../base REV`` makes one).
-Its ``transforms/elo_period.py`` and this checkout's run ``compute_period`` alternately, on
+Its engine module (``transforms/elo/period.py``, or ``transforms/elo_period.py`` in a checkout
+before the transforms were grouped) and this checkout's run ``compute_period`` alternately, on
 every period's inputs, each ``--runs`` times (in turn first, then second); the results must be
 identical. Reported per version: the sum over the periods of its fastest run. This machine's
 speed moves by a factor of two within minutes, so a single timed pass says little about a
@@ -23,12 +24,16 @@ from types import ModuleType
 
 from bench.recalc_benchmark import OUT, PeriodInputs, history_file, list_dates, period_inputs
 
-ENGINE_FILE = Path("transforms") / "elo_period.py"
+# where the engine module stands: today, and in checkouts before transforms/ was grouped
+ENGINE_FILES = (Path("transforms/elo/period.py"), Path("transforms/elo_period.py"))
 
 
 def load_engine(checkout: Path, name: str) -> ModuleType:
     """A checkout's engine module under its own name (it shares the rest of this checkout)."""
-    path = checkout / ENGINE_FILE
+    path = next(
+        (checkout / file for file in ENGINE_FILES if (checkout / file).is_file()),
+        checkout / ENGINE_FILES[0],
+    )
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"no engine at {path}")

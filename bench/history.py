@@ -46,7 +46,7 @@ import duckdb
 import polars as pl
 
 from flows.warehouse import Warehouse, execute, insert_frame
-from transforms.synthetic import FEMALE_NAMES, MALE_NAMES, SURNAMES
+from synthetic.chess import FEMALE_NAMES, MALE_NAMES, SURNAMES
 
 RUN_ID = "bench-history"
 SYSTEM = "elo_italia"

@@ -31,7 +31,7 @@ from bench.history import HistorySize, write_history
 from bench.machine import Stopwatch
 from flows.runtime import code_version, configure_prefect_environment
 from flows.warehouse import fsync_file
-from transforms.rulebook import EloEra
+from transforms.elo.rulebook import EloEra
 
 OUT = Path(__file__).resolve().parent / "out"
 SMALL = HistorySize(players=2_000, first_year=2017, last_year=2019, tournaments_per_year=40)
@@ -96,9 +96,9 @@ def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodIn
     is built (untimed) from the one before."""
     from flows.lists import load_history, load_rulebook
     from flows.warehouse import Warehouse
-    from transforms.elo_list import build_list, period_facts, period_players, split_history
-    from transforms.elo_period import engine_frames
-    from transforms.periods import cutoff_for, list_dates_between, ratings_day
+    from transforms.elo.lists import build_list, period_facts, period_players, split_history
+    from transforms.elo.period import engine_frames
+    from transforms.lists.periods import cutoff_for, list_dates_between, ratings_day
 
     rulebook = load_rulebook("elo_italia")
     calendar = rulebook.era_at(first).calendar
@@ -153,7 +153,7 @@ def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodIn
 def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) -> dict:
     """The engine alone and the reference loop on every period's inputs, compared."""
     from tests.reference.elo_italia import games_with_ids, reference_period_frames
-    from transforms.elo_period import compute_period
+    from transforms.elo.period import compute_period
 
     engine, plain_loop = Stopwatch(), Stopwatch()
     games = periods = mismatches = 0

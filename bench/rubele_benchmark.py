@@ -5,9 +5,10 @@
 
 Generates the history (``bench/draughts_history.py``: 30 years from 1995, so the minimum of
 1994 and the Q term of 2022 are both in force at some point), then times the wave engine
-(``transforms/rubele.py``) applying every tournament in order from the entry capitals, and the
-plain per-tournament loop of ``tests/reference/rubele.py`` on the same frames; reports whether
-they agree on every capital and variation, and the peak memory of the process.
+(``transforms/rubele/capitals.py``) applying every tournament in order from the entry
+capitals, and the plain per-tournament loop of ``tests/reference/rubele.py`` on the same
+frames; reports whether they agree on every capital and variation, and the peak memory of the
+process.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ import polars as pl
 from bench.draughts_history import draughts_history_frames
 from bench.machine import Stopwatch
 from flows.runtime import code_version
-from transforms.rubele import apply_tournaments, tournament_order, waves
-from transforms.rubele_rulebook import parse_rubele_rulebook
-from transforms.rulebook import default_rulebook_path
+from transforms.lists.eras import default_rulebook_path
+from transforms.rubele.capitals import apply_tournaments, tournament_order, waves
+from transforms.rubele.rulebook import parse_rubele_rulebook
 
 OUT = Path(__file__).resolve().parent / "out"
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows.demo_data import write_demo_federation, write_draughts_federation
 from flows.draughts import (
     RUBELE_SYSTEMS,
     ingest_draughts_flow,
@@ -27,7 +26,8 @@ from flows.registry import load_registry_flow
 from flows.runtime import say
 from flows.status import status_text
 from flows.warehouse import Warehouse, query_frame, read_sql
-from transforms.periods import assign_list_dates, list_dates_between
+from synthetic.demo_files import write_demo_federation, write_draughts_federation
+from transforms.lists.periods import assign_list_dates, list_dates_between
 
 LIST_FILE = re.compile(r"^(?P<system>[a-z_]+)_(?P<date>\d{4}-\d{2}-\d{2})\.csv$")
 

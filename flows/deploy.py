@@ -16,8 +16,8 @@ from prefect import flow
 from flows.draughts import RUBELE_SYSTEMS, load_rubele_rulebook, rubele_quarterly_flow
 from flows.lists import OFFICIAL, load_rulebook, quarterly_flow
 from flows.runtime import say
-from transforms.periods import cron_for, is_list_date
-from transforms.rulebook import Calendar
+from transforms.lists.eras import Calendar
+from transforms.lists.periods import cron_for, is_list_date
 
 
 @flow(name="scheduled-quarterly")

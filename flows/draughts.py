@@ -2,8 +2,8 @@
 ``rubele_italiana`` and ``rubele_internazionale`` (publish one list date, or replay a range).
 
 Tournaments share the chess tables (system = rubele_<variant>); lists share the list tables and
-the public views. The pure work is in ``transforms/draughts_csv.py``, ``transforms/rubele.py``
-and ``transforms/rubele_list.py``.
+the public views. The pure work is in ``transforms/inputs/draughts_csv.py``,
+``transforms/rubele/capitals.py`` and ``transforms/rubele/lists.py``.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ from schemas.draughts import (
 )
 from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
 from schemas.problems import empty_problems, problem, problems_frame
-from transforms.draughts_csv import (
+from transforms.inputs.draughts_csv import (
     DRAUGHTS_GAME_FIELDS,
     DRAUGHTS_TOURNAMENT_FIELDS,
     TOURNAMENTS_FILE,
@@ -90,12 +90,12 @@ from transforms.draughts_csv import (
     type_draughts_tournaments,
     type_fid_players,
 )
-from transforms.elo_list import PublishedList
-from transforms.periods import cutoff_for, first_list_taking
-from transforms.registry import DatedSnapshots
-from transforms.rubele_list import RubeleFacts, build_rubele_list, imported_capitals
-from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
-from transforms.rulebook import RulebookError, default_rulebook_path
+from transforms.inputs.registry import DatedSnapshots
+from transforms.lists.eras import RulebookError, default_rulebook_path
+from transforms.lists.periods import cutoff_for, first_list_taking
+from transforms.lists.published import PublishedList
+from transforms.rubele.lists import RubeleFacts, build_rubele_list, imported_capitals
+from transforms.rubele.rulebook import RubeleRulebook, parse_rubele_rulebook
 
 RUBELE_SYSTEMS = tuple(system for system in ALL_SYSTEMS if system not in CHESS_SYSTEMS)
 FID_REGISTRY = RegistryKind(

@@ -30,12 +30,12 @@ from flows.writes import KnownTournaments, archive_files, known_tournaments, rec
 from schemas.inputs import CHESS_SYSTEMS, ManifestRow
 from schemas.problems import empty_problems, problem, problems_frame
 from schemas.validation import validate
-from transforms.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
-from transforms.manifest import parse_arbiter_ratings, type_manifest
-from transforms.matching import provisional_aliases
-from transforms.registry import latest_identity
-from transforms.rulebook import Rulebook
-from transforms.trf import parse_trf
+from transforms.elo.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
+from transforms.elo.rulebook import Rulebook
+from transforms.inputs.manifest import parse_arbiter_ratings, type_manifest
+from transforms.inputs.matching import provisional_aliases
+from transforms.inputs.registry import latest_identity
+from transforms.inputs.trf import parse_trf
 
 DEFAULT_NATIONAL_FEDERATION = "ITA"
 

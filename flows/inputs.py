@@ -14,9 +14,9 @@ from pathlib import Path
 import polars as pl
 
 from schemas.problems import empty_problems, problem, problems_frame
-from transforms.draughts_csv import TOURNAMENTS_FILE
-from transforms.manifest import MANIFEST_FIELDS
-from transforms.tabular import refused_file, with_line_numbers
+from transforms.inputs.draughts_csv import TOURNAMENTS_FILE
+from transforms.inputs.manifest import MANIFEST_FIELDS
+from transforms.inputs.tabular import refused_file, with_line_numbers
 
 MANIFEST_NAME = "manifest.csv"
 # the files that list a delivery's files: a chess manifest, a draughts tournaments file

@@ -38,21 +38,23 @@ from flows.warehouse import (
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import PublishedListRow
 from schemas.problems import empty_problems
-from transforms.diffs import list_diff
-from transforms.elo_list import (
+from transforms.elo.lists import (
     History,
     PeriodFacts,
-    PublishedList,
     SplitHistory,
     build_list,
     imported_list_warnings,
     imported_rows,
     period_facts,
-    ranking_input,
     split_history,
 )
-from transforms.elo_period import key_seated_games
-from transforms.periods import (
+from transforms.elo.period import key_seated_games
+from transforms.elo.rapid_letters import label_problems, normalise_labels
+from transforms.elo.rulebook import EloEra, Rulebook, parse_rulebook, size_rules_difference
+from transforms.inputs.registry import type_published_list
+from transforms.lists.diffs import list_diff
+from transforms.lists.eras import Calendar, RulebookError, default_rulebook_path
+from transforms.lists.periods import (
     cutoff_for,
     first_list_taking,
     is_list_date,
@@ -61,18 +63,8 @@ from transforms.periods import (
     ratings_day,
     receipt_window,
 )
-from transforms.rankings import rankings
-from transforms.rapid_letters import label_problems, normalise_labels
-from transforms.registry import type_published_list
-from transforms.rulebook import (
-    Calendar,
-    EloEra,
-    Rulebook,
-    RulebookError,
-    default_rulebook_path,
-    parse_rulebook,
-    size_rules_difference,
-)
+from transforms.lists.published import PublishedList, ranking_input
+from transforms.lists.rankings import rankings
 
 OFFICIAL = "official"
 FSI_SYSTEMS = ("elo_italia", "elo_rapid")

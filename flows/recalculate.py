@@ -61,10 +61,10 @@ from flows.warehouse import (
     query_frame,
     read_sql,
 )
-from transforms.elo_list import ClosedList, close_list, publish_list, split_history
-from transforms.notes import first_named
-from transforms.periods import cutoff_for, receipt_window
-from transforms.rulebook import Rulebook
+from transforms.elo.lists import ClosedList, close_list, publish_list, split_history
+from transforms.elo.rulebook import Rulebook
+from transforms.lists.notes import first_named
+from transforms.lists.periods import cutoff_for, receipt_window
 
 # Rows of the lists replayed are appended in batches of one DuckDB row group per table: a
 # batch of lists appends several times faster than each list alone, and whole row groups leave

@@ -18,8 +18,8 @@ from flows.writes import archive_files, record_problems, recorded_problems_secti
 from schemas.inputs import Membership, RegistryPlayer
 from schemas.problems import empty_problems, problem, problem_rows, problems_frame
 from schemas.validation import validate
-from transforms.matching import rematch_provisional
-from transforms.registry import (
+from transforms.inputs.matching import rematch_provisional
+from transforms.inputs.registry import (
     identity_changes,
     implausible_births,
     latest_identity,
@@ -30,7 +30,7 @@ from transforms.registry import (
     repeated_rows_read_once,
     rows_kept_from_before,
 )
-from transforms.tabular import refused_file
+from transforms.inputs.tabular import refused_file
 
 PLAYERS_FILE = "players.csv"
 MEMBERSHIPS_FILE = "memberships.csv"

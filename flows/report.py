@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from transforms.elo_list import ENTRY_BASES
+from transforms.elo.lists import ENTRY_BASES
 
 if TYPE_CHECKING:
     from flows.ingest import DeliveryOutcome
     from flows.lists import PeriodContext, WrittenList
     from flows.runtime import RunRecord
-    from transforms.elo_list import PeriodFacts, PublishedList
+    from transforms.elo.lists import PeriodFacts
+    from transforms.lists.published import PublishedList
 
 MAX_LISTED = 25
 TOP_MOVES = 5  # players listed among the biggest gains, and among the losses

@@ -36,7 +36,7 @@ JOIN tournament t USING (tournament_id, version)
 LEFT JOIN player_merge m ON m.provisional_id = e.player_id;
 
 -- The rating engine's integer keys for the entries of accepted tournaments of a system received
--- up to a day (transforms/elo_period.py, KEY_COLUMNS): player_code numbers the players and
+-- up to a day (transforms/elo/period.py, KEY_COLUMNS): player_code numbers the players and
 -- tournament codes the tournaments, both in id order, so entry_key (player code times the
 -- number of tournaments plus the tournament code) orders entries by (player_id, tournament_id).
 -- Assigned once per read of a history: the engine joins and orders integers, not strings, and

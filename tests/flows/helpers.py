@@ -4,7 +4,7 @@ import csv
 import shutil
 from pathlib import Path
 
-from transforms.manifest import MANIFEST_FIELDS
+from transforms.inputs.manifest import MANIFEST_FIELDS
 
 MANIFEST_COLUMNS = [spec.name for spec in MANIFEST_FIELDS]
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -131,7 +131,7 @@ def test_stale_alone_replays_every_system_elo_italia_before_elo_rapid(
 
 def test_serve_knows_the_calendar_of_every_system():
     from flows.deploy import calendar_at
-    from transforms.periods import cron_for
+    from transforms.lists.periods import cron_for
 
     crons = {
         system: cron_for(calendar_at(system, date(2026, 12, 2)))
@@ -180,7 +180,7 @@ def test_stale_with_a_range_is_refused(capsys):
 
 @pytest.mark.usefixtures("prefect_server")
 def test_a_what_if_rulebook_cannot_change_the_size_rules_of_the_ingest(capsys, tmp_path):
-    from transforms.rulebook import default_rulebook_path
+    from transforms.lists.eras import default_rulebook_path
 
     smaller = tmp_path / "small.toml"
     text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")

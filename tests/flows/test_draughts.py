@@ -477,7 +477,7 @@ def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_pat
         load_fid_registry_flow,
         rubele_quarterly_flow,
     )
-    from transforms.rulebook import default_rulebook_path
+    from transforms.lists.eras import default_rulebook_path
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -761,7 +761,7 @@ def test_files_the_file_system_refuses_are_rejected_with_the_reason_and_the_rest
 def test_a_draughts_scenario_cannot_build_on_its_lists_of_another_rulebook(tmp_path):
     from flows.draughts import rubele_recalculate_flow
     from flows.lists import ListError
-    from transforms.rulebook import default_rulebook_path
+    from transforms.lists.eras import default_rulebook_path
 
     warehouse, _inbox = _ingested(tmp_path)
     text = default_rulebook_path("rubele_italiana").read_text(encoding="utf-8")

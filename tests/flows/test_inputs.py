@@ -18,7 +18,7 @@ def test_empty_lines_are_skipped_and_the_others_keep_their_line_numbers(tmp_path
 def test_a_large_csv_reads_into_frames_the_typing_steps_can_take(tmp_path):
     # 9,000 memberships and a year written twice: Polars 2.1 panicked on the reader's frame
     # (columns in several chunks, the line numbers in one) in the repeat check
-    from transforms.registry import prepare_memberships
+    from transforms.inputs.registry import prepare_memberships
 
     lines = ["player_id,year", *(f"{100000 + n},2020" for n in range(9_000))]
     path = tmp_path / "memberships.csv"

@@ -120,7 +120,7 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
 
 def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path):
     from flows.recalculate import recalculate_flow
-    from transforms.rulebook import default_rulebook_path
+    from transforms.lists.eras import default_rulebook_path
 
     warehouse = season_warehouse(2019)
     _publish(warehouse, 2019)
@@ -218,7 +218,7 @@ def test_a_scenario_with_a_gap_is_refused_not_filled_with_official_lists(season_
 def test_a_scenario_cannot_build_on_its_lists_of_another_rulebook(season_warehouse, tmp_path):
     from flows.lists import ListError
     from flows.recalculate import recalculate_flow
-    from transforms.rulebook import default_rulebook_path
+    from transforms.lists.eras import default_rulebook_path
 
     warehouse = str(season_warehouse(2019))
     _publish(warehouse, 2019)
@@ -250,7 +250,7 @@ def test_a_list_that_fails_to_be_written_leaves_the_warehouse_as_it_was(
     season_warehouse, monkeypatch, tmp_path
 ):
     import flows.recalculate as recalculate
-    from transforms.rulebook import default_rulebook_path
+    from transforms.lists.eras import default_rulebook_path
 
     warehouse = season_warehouse(2019)
     _publish(warehouse, 2019)
@@ -320,7 +320,7 @@ def test_the_history_read_gives_each_period_in_the_engines_order(season_warehous
     entries reach the engine sorted (no sort a period) and each list date's games are one
     slice of the history's."""
     from flows.lists import load_history, load_rulebook
-    from transforms.elo_list import split_history
+    from transforms.elo.lists import split_history
 
     warehouse = season_warehouse(2009)
     calendar = load_rulebook("elo_italia").era_at(date(2009, 4, 1)).calendar
@@ -538,7 +538,7 @@ def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_w
     from flows.lists import load_rulebook
     from flows.recalculate import recalculate_flow, stale_lists
     from flows.registry import merge_player_flow
-    from transforms.periods import assign_list_dates
+    from transforms.lists.periods import assign_list_dates
 
     warehouse = str(season_warehouse(2019))
     recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))

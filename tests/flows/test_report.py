@@ -3,7 +3,7 @@
 import polars as pl
 
 from flows.report import diff_summary
-from transforms.diffs import DIFF_COLUMNS
+from transforms.lists.diffs import DIFF_COLUMNS
 
 
 def test_a_list_s_differences_are_counted_by_kind_and_the_largest_is_of_a_player_on_both():

@@ -3,7 +3,7 @@ Rapid (§2), which differs only where its rulebook says so (FIDE holders stay on
 newcomer may enter with a rating from another list, no arbiter re-assignment of listed players).
 
 Written with plain loops and dicts straight from the rules, independently of the engine in
-``transforms/elo_period.py``: only the rulebook dataclasses are shared. Scores are integer
+``transforms/elo/period.py``: only the rulebook dataclasses are shared. Scores are integer
 hundredths (W is 100, 50 or 0; We comes from the FIDE table), so every sum and the one rounding
 of the period sum are exact.
 
@@ -38,7 +38,7 @@ from typing import Any
 
 import polars as pl
 
-from transforms.rulebook import EloEra
+from transforms.elo.rulebook import EloEra
 
 Row = dict[str, Any]
 

@@ -27,7 +27,8 @@ from typing import Any, Protocol, TypeVar
 import polars as pl
 from hypothesis import strategies as st
 
-from transforms.rulebook import EloEra, Rulebook, default_rulebook_path, parse_rulebook
+from transforms.elo.rulebook import EloEra, Rulebook, parse_rulebook
+from transforms.lists.eras import default_rulebook_path
 
 T = TypeVar("T")
 

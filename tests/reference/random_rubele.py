@@ -33,8 +33,8 @@ import polars as pl
 from hypothesis import strategies as st
 
 from tests.reference.random_periods import Chooser, DrawChooser, Named, RandomChooser
-from transforms.rubele_rulebook import RubeleRulebook, parse_rubele_rulebook
-from transforms.rulebook import default_rulebook_path
+from transforms.lists.eras import default_rulebook_path
+from transforms.rubele.rulebook import RubeleRulebook, parse_rubele_rulebook
 
 CAPITAL_SCHEMA: dict[str, Any] = {"player_id": pl.Utf8, "capital": pl.Int32}
 # a generated history's capitals also say what each player is known to have reached

@@ -1,8 +1,8 @@
 """A slow, obviously correct reference of the FID Elo-Rubele capital update (RULES.md §3).
 
 Written with plain loops and dicts straight from the rules, independently of the engine in
-``transforms/rubele.py``: only the rulebook dataclasses are shared. Floats are evaluated in the
-same order the engine contract fixes, so that both give bit-identical results.
+``transforms/rubele/capitals.py``: only the rulebook dataclasses are shared. Floats are
+evaluated in the same order the engine contract fixes, so that both give bit-identical results.
 
 The semantics, in the order they are applied (the era's keys in brackets):
 
@@ -44,7 +44,7 @@ from typing import Any
 
 import polars as pl
 
-from transforms.rubele_rulebook import RubeleEra, RubeleRulebook
+from transforms.rubele.rulebook import RubeleEra, RubeleRulebook
 
 Row = dict[str, Any]
 PA_UNITS = 10**12  # PA(n) in whole pico-points: sums exact in any order

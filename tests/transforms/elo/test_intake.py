@@ -1,0 +1,285 @@
+from dataclasses import replace
+from datetime import date
+
+import polars as pl
+
+from synthetic.trf_writer import TrfHeader, render_trf
+from transforms.elo.intake import ACCEPTED, QUARANTINED, build_intake, validate_parsed
+from transforms.elo.rulebook import Rulebook, parse_rulebook
+from transforms.inputs.trf import parse_trf
+from transforms.lists.eras import default_rulebook_path
+
+HEADER = TrfHeader(
+    name="Torneo di prova",
+    city="Roma",
+    federation="ITA",
+    start_date=date(2019, 2, 1),
+    end_date=date(2019, 2, 2),
+    rounds=1,
+)
+REGISTRY = pl.DataFrame(
+    {
+        "player_id": ["100001", "100002"],
+        "name": ["Rossi, Mario", "Verdi, Anna"],
+        "birth_date": [date(1980, 1, 2), date(1990, 3, 4)],
+        "fide_id": [2500001, 2500002],
+        "country": ["ITA", "FRA"],
+    },
+    schema_overrides={"fide_id": pl.Int64},
+)
+NO_MERGES = pl.DataFrame(schema={"provisional_id": pl.Utf8, "player_id": pl.Utf8})
+ROW = {
+    "tournament_id": "T-1",
+    "file": "t.trf",
+    "system": "elo_italia",
+    "received_on": date(2019, 2, 10),
+    "start_date": None,
+    "end_date": None,
+    "time_control": None,
+    "arbiter_ratings": None,
+    "line_no": 2,
+}
+
+
+def _trf_text(
+    second_fide_id: int | None,
+    header: TrfHeader = HEADER,
+    second_name: str = "Verdi, Anna",
+    first: tuple[str, int | None, date | None] = ("Rossi, Mario", 2500001, date(1980, 1, 2)),
+) -> str:
+    first_name, first_fide_id, first_birth = first
+    players = pl.DataFrame(
+        {
+            "start_number": [1, 2],
+            "sex": ["m", "w"],
+            "title": [None, None],
+            "name": [first_name, second_name],
+            "rating": [1800, 1700],
+            "federation": ["ITA", "ITA"],
+            "fide_id": [first_fide_id, second_fide_id],
+            "birth_date": [first_birth, date(1990, 3, 4) if first_birth else None],
+            "points": [1.0, 0.0],
+            "rank": [1, 2],
+        }
+    )
+    games = pl.DataFrame(
+        {
+            "start_number": [1, 2],
+            "round": [1, 1],
+            "opponent": [2, 1],
+            "color": ["w", "b"],
+            "result_code": ["1", "0"],
+        }
+    )
+    return render_trf(header, players, games)
+
+
+def _intake(
+    second_fide_id: int,
+    header: TrfHeader = HEADER,
+    row: dict[str, object] = ROW,
+    rulebook: Rulebook | None = None,
+    second_name: str = "Verdi, Anna",
+):
+    return _intake_of(_trf_text(second_fide_id, header, second_name), row, rulebook)
+
+
+def _intake_of(
+    text: str,
+    row: dict[str, object] = ROW,
+    rulebook: Rulebook | None = None,
+    arbiter_ratings: dict[int, int] | None = None,
+):
+    parsed = parse_trf(text.encode())
+    problems = validate_parsed({"T-1": parsed})["T-1"]
+    ratings = arbiter_ratings or {}
+    return build_intake(
+        row,
+        "manifest.csv",
+        "0" * 64,
+        parsed,
+        problems,
+        "f" * 64,
+        pl.DataFrame(
+            {"start_number": list(ratings), "arbiter_rating": list(ratings.values())},
+            schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32},
+        ),
+        REGISTRY,
+        NO_MERGES,
+        "ITA",
+        rulebook=rulebook,
+    )
+
+
+def test_a_clean_tournament_is_accepted_and_matched():
+    intake = _intake(2500002)
+    assert intake.status == ACCEPTED and intake.errors.height == 0
+    assert intake.entries.select("player_id", "match_method").rows() == [
+        ("100001", "fide_id"),
+        ("100002", "fide_id"),
+    ]
+
+
+def test_two_start_numbers_resolving_to_one_player_quarantine_the_tournament():
+    # player 2 carries player 1's FIDE id and surname: the file seats Rossi twice
+    intake = _intake(2500001, second_name="Rossi, M.")
+    assert intake.status == QUARANTINED
+    reasons = intake.errors.get_column("reason").to_list()
+    assert any("start numbers 1, 2 are all player 100001" in reason for reason in reasons)
+
+
+def test_two_unregistered_players_described_alike_are_named_as_such():
+    # two Gialli, Marco without birth date or id: not "one person playing twice"
+    text = _trf_text(None, second_name="Gialli, Marco", first=("Gialli, Marco", None, None))
+    intake = _intake_of(text)
+    assert intake.status == QUARANTINED
+    assert intake.errors.select("field", "reason").rows() == [
+        (
+            "player",
+            "start numbers 1, 2 are unregistered players the file describes alike (name, "
+            "birth, federation, FIDE id): they cannot be told apart; give their birth dates "
+            "or ids in the file",
+        )
+    ]
+
+
+def test_a_fide_id_of_someone_else_is_not_matched_and_is_reported():
+    # Verdi, Anna (1990) carries Rossi's FIDE id: a mistyped id, so she is matched by name and
+    # birth date, and the id is reported on her line
+    intake = _intake(2500001)
+    assert intake.status == ACCEPTED
+    assert intake.entries.select("player_id", "match_method").rows() == [
+        ("100001", "fide_id"),
+        ("100002", "name_birth"),
+    ]
+    warned = intake.warnings.filter(pl.col("field") == "fide_id")
+    assert warned.select("value", "reason").rows() == [
+        (
+            "2500001",
+            "FIDE id 2500001 belongs to registered player 100001 (Rossi, Mario, born 1980), but "
+            "this line names Verdi, Anna (born 1990): not matched by the id, which may be "
+            "mistyped",
+        )
+    ]
+    seat_two = next(
+        number
+        for number, line in enumerate(_trf_text(2500001).splitlines(), start=1)
+        if line.startswith("001    2 ")
+    )
+    assert warned["line_no"].to_list() == [seat_two]
+
+
+def test_a_rapid_tournament_has_the_rounds_its_file_holds_not_those_its_header_declares():
+    # XXR 9, one round written: valid for Elo Rapid only with 6 rounds played, so the header's
+    # 9 must not carry it past the minimum (the 2 players are too few as well)
+    rapid = parse_rulebook(default_rulebook_path("elo_rapid").read_bytes())
+    intake = _intake(2500002, replace(HEADER, rounds=9), {**ROW, "system": "elo_rapid"}, rapid)
+    assert intake.status == QUARANTINED
+    assert intake.header["rounds"] == 1
+    reasons = dict(intake.problems.select("field", "reason").rows())
+    assert reasons["rounds"] == "not valid for elo_rapid: 1 rounds, at least 6 required"
+    assert "declares 9 rounds" in reasons["number of rounds"]
+
+
+def test_a_file_date_after_the_receipt_date_quarantines_the_tournament():
+    # received 2019-02-10, the file says it ended 2029-02-02: a typo that would otherwise
+    # keep its players active for ten more years
+    intake = _intake(2500002, replace(HEADER, end_date=date(2029, 2, 2)))
+    assert intake.status == QUARANTINED
+    errors = intake.problems.filter(pl.col("severity") == "error")
+    assert errors.select("source", "field", "value", "reason").rows() == [
+        (
+            "trf",
+            "end_date",
+            "2029-02-02",
+            "end_date 2029-02-02 in the file is after the receipt date 2019-02-10; give the "
+            "right date in the manifest",
+        )
+    ]
+    # the manifest's date wins over the file's, and then the file's is not held against it
+    corrected = _intake(
+        2500002, replace(HEADER, end_date=date(2029, 2, 2)), {**ROW, "end_date": date(2019, 2, 2)}
+    )
+    assert corrected.status == ACCEPTED
+
+
+def test_a_tournament_received_the_day_it_ended_is_accepted():
+    received_at_once = {**ROW, "received_on": HEADER.end_date}
+    assert _intake(2500002, row=received_at_once).status == ACCEPTED
+
+
+def test_the_size_of_a_rapid_tournament_is_judged_by_the_era_it_was_played_in():
+    # an era from 2019-02-05 asks for 3 players only: the tournament ended on 2019-02-02, under
+    # the base era's 14, though received on 2019-02-10 (its 2 players fail either way; the
+    # reason names the minimum of the era it was judged by)
+    text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")
+    later = (
+        '\n[[eras]]\neffective_from = 2019-02-05\nnote = "smaller tournaments"\n'
+        "  [eras.validity]\n  min_players = 3\n"
+    )
+    rapid = parse_rulebook((text + later).encode(), "elo_rapid.toml")
+    intake = _intake(2500002, replace(HEADER, rounds=6), {**ROW, "system": "elo_rapid"}, rapid)
+    reasons = dict(intake.problems.select("field", "reason").rows())
+    assert reasons["players"] == "not valid for elo_rapid: 2 players, at least 14 required"
+
+
+def test_a_tournament_without_dates_is_quarantined_with_the_reason():
+    # no 042/052 in the file, none in the manifest: the receipt date would stand for the date
+    # played (activity, the order of a player's tournaments), a guess
+    undated = "".join(
+        line
+        for line in _trf_text(2500002).splitlines(keepends=True)
+        if not line.startswith(("042", "052"))
+    )
+    intake = _intake_of(undated)
+    assert intake.status == QUARANTINED
+    assert intake.errors.select("field", "reason").rows() == [
+        (
+            "end_date",
+            "neither the file (lines 042 and 052) nor the manifest gives the dates of the "
+            "tournament: the date played decides its players' activity and the order of their "
+            "tournaments, and is never guessed; give start_date and end_date in the manifest",
+        )
+    ]
+    # the manifest's dates settle it
+    dated = _intake_of(undated, {**ROW, "start_date": date(2019, 2, 1), "end_date": None})
+    assert dated.status == ACCEPTED
+
+
+def test_an_elo_italia_arbiter_rating_is_for_foreign_players_only():
+    # RULES.md §1.2: the chief arbiter rates foreign players without a FIDE rating. Rossi is
+    # registered of ITA, Verdi registered of FRA; Bianchi unregistered, ITA in the file
+    italia = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
+    text = _trf_text(2500002)
+    foreign = _intake_of(text, rulebook=italia, arbiter_ratings={2: 1650})
+    assert foreign.status == ACCEPTED
+    assert foreign.entries.filter(pl.col("start_number") == 2)["arbiter_rating"].to_list() == [1650]
+    national = _intake_of(text, rulebook=italia, arbiter_ratings={1: 1900, 2: 1650})
+    assert national.status == QUARANTINED
+    assert national.errors.select("source", "line_no", "field", "value", "reason").rows() == [
+        (
+            "manifest",
+            2,
+            "arbiter_ratings",
+            "1=1900",
+            "arbiter_ratings gives start number 1 (Rossi, Mario, registered player 100001 of "
+            "ITA) a rating: the chief arbiter rates foreign players without a FIDE rating only "
+            "(correct the manifest)",
+        )
+    ]
+    unregistered = _trf_text(None, first=("Bianchi, Luca", None, date(1985, 5, 5)))
+    intake = _intake_of(unregistered, rulebook=italia, arbiter_ratings={1: 1500})
+    assert intake.errors.get_column("reason").to_list() == [
+        "arbiter_ratings gives start number 1 (Bianchi, Luca, of ITA in the file) a rating: "
+        "the chief arbiter rates foreign players without a FIDE rating only (correct the "
+        "manifest)"
+    ]
+
+
+def test_an_elo_rapid_arbiter_may_rate_any_newcomer():
+    # RULES.md §2: the arbiter may give a newcomer, Italian or not, his Elo Italia or FIDE rating
+    rapid = parse_rulebook(default_rulebook_path("elo_rapid").read_bytes())
+    row = {**ROW, "system": "elo_rapid"}
+    intake = _intake_of(_trf_text(2500002), row, rulebook=rapid, arbiter_ratings={1: 1900})
+    assert not intake.errors.filter(pl.col("field") == "arbiter_ratings").height
+    assert intake.entries.filter(pl.col("start_number") == 1)["arbiter_rating"].to_list() == [1900]

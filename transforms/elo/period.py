@@ -1,0 +1,771 @@
+"""One rating period of an FSI Elo list (Elo Italia, and Elo Rapid through its own rulebook).
+
+Ratings are frozen for the whole period (RULES.md §1.1), so every game of the period is one set
+operation; the only sequential part is the "more than 4 tournaments" rule, whose groups are
+processed as waves (wave w needs the rounded sum of waves before it). All scores are integer
+hundredths, so sums and roundings are exact.
+
+Inputs (see ``PLAYER_COLUMNS`` etc.):
+- players: one row per player relevant to the period (previous list and participants);
+- entries: one row per (tournament, player) with tournament points and dates;
+- games: one row per player per game played over the board, both sides' view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import polars as pl
+
+from transforms.elo.expected import expected_table, higher_rated_expected
+from transforms.elo.rulebook import EloEra
+
+# A period's frames are small (tens of thousands of rows): Polars' in-memory engine runs their
+# queries about twice as fast as the default streaming engine, whose start-up per query
+# dominates at this size (measured with bench/recalc_benchmark.py).
+PERIOD_ENGINE = "in-memory"
+# ... and with the planner's optimisations off, but for shared subplans (the queries of one
+# collect_all share their inputs): the period's queries are written as they should run, and on
+# frames this small the planning cost more than it saved (about 6 % of a period, measured
+# period by period against the default).
+PERIOD_OPTIMIZATIONS = pl.QueryOptFlags.none()
+PERIOD_OPTIMIZATIONS.comm_subplan_elim = True
+
+# Eras whose expressions are kept built (a process sees a rulebook's few eras, or a test's)
+ERAS_KEPT = 32
+T = TypeVar("T")
+
+PLAYER_COLUMNS: dict[str, pl.DataType] = {
+    "player_id": pl.Utf8(),
+    "list_rating": pl.Int32(),
+    "on_list_as_fide": pl.Boolean(),
+    "total_games": pl.Int32(),
+    "fide_start": pl.Int32(),
+    "fide_close": pl.Int32(),
+    "category": pl.Utf8(),
+    "k_override": pl.Int32(),
+    "arbiter_rating": pl.Int32(),
+}
+# Optional player columns (null when absent): a newcomer's rating taken from another list under
+# the era's entry precedence (Elo Rapid), and which list it came from.
+ENTRY_RATING_COLUMNS: dict[str, pl.DataType] = {
+    "entry_rating": pl.Int32(),
+    "entry_basis": pl.Utf8(),
+}
+ENTRY_COLUMNS: dict[str, pl.DataType] = {
+    "tournament_id": pl.Utf8(),
+    "player_id": pl.Utf8(),
+    "points": pl.Float64(),
+    "start_date": pl.Date(),
+    "end_date": pl.Date(),
+}
+GAME_COLUMNS: dict[str, pl.DataType] = {
+    "tournament_id": pl.Utf8(),
+    "player_id": pl.Utf8(),
+    "opponent_id": pl.Utf8(),
+    "score": pl.Float64(),
+}
+RATING_COLUMNS = [
+    "player_id",
+    "frozen_rating",
+    "rating_basis",
+    "k",
+    "games",
+    "total_games",
+    "variation_hundredths",
+    "period_change",
+    "rating",
+    "rating_type",
+]
+VARIATION_COLUMNS = [
+    "tournament_id",
+    "player_id",
+    "sequence",
+    "wave",
+    "own_rating",
+    "games",
+    "score",
+    "expected",
+    "k",
+    "raw_hundredths",
+    "applied_hundredths",
+    "is_winner",
+    "capped_games",
+]
+
+
+@dataclass(frozen=True)
+class PeriodResult:
+    ratings: pl.DataFrame  # RATING_COLUMNS, one row per input player
+    variations: pl.DataFrame  # VARIATION_COLUMNS, one row per input entry
+
+
+def round_half_away(hundredths: pl.Expr) -> pl.Expr:
+    """Hundredths to a whole number, halves away from zero (exact integer arithmetic)."""
+    magnitude = (hundredths.abs() + 50) // 100
+    return (pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)).cast(pl.Int32)
+
+
+def per_era(build: Callable[[EloEra], T]) -> Callable[[EloEra], T]:
+    """``build(era)`` once per era object, not once per period: the expressions a period's
+    queries use depend on the era only, and building them again for every period cost about
+    6 % of the engine's time (measured on the national benchmark's 91 periods). Keyed by the
+    era object itself (eras hold dicts: they do not hash), holding it so its id cannot be
+    reused."""
+    built: dict[int, tuple[EloEra, T]] = {}
+
+    def cached(era: EloEra) -> T:
+        hit = built.get(id(era))
+        if hit is not None and hit[0] is era:
+            return hit[1]
+        if len(built) >= ERAS_KEPT:
+            built.clear()
+        value = build(era)
+        built[id(era)] = (era, value)
+        return value
+
+    return cached
+
+
+def with_entry_ratings(players: pl.DataFrame) -> pl.DataFrame:
+    """The player frame with the optional entry-rating columns (null where not given)."""
+    missing = [
+        pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in ENTRY_RATING_COLUMNS.items()
+        if name not in players.columns
+    ]
+    return players.with_columns(missing) if missing else players
+
+
+def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+    """The rating each player carries into the period's games, why, and his K (§1.2, §1.4, §2).
+
+    In an era where FIDE holders leave the list (Elo Italia) a FIDE rating wins; otherwise
+    (Elo Rapid) a FIDE rating only reaches a newcomer through ``entry_rating``.
+    """
+    players = with_entry_ratings(players)
+    ignored_fide, frozen, k, grouped = _frozen_expressions(era)
+    if ignored_fide:
+        players = players.with_columns(ignored_fide)
+    return (
+        players.lazy()
+        .with_columns(frozen)
+        .with_columns(k)
+        .with_columns(grouped)
+        .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+    )
+
+
+@per_era
+def _frozen_expressions(
+    era: EloEra,
+) -> tuple[list[pl.Expr], list[pl.Expr], pl.Expr, pl.Expr]:
+    """The FIDE columns an era ignores, then the frozen rating and its basis, K, and whether
+    the player's tournaments go in groups (:func:`frozen_ratings`)."""
+    ignored_fide = (
+        []
+        if era.fide_holders_leave_list
+        else [
+            pl.lit(None, dtype=pl.Int32).alias("fide_start"),
+            pl.lit(None, dtype=pl.Int32).alias("fide_close"),
+            pl.lit(False).alias("on_list_as_fide"),
+        ]
+    )
+    newcomer = era.newcomer_ratings
+    theoretical = (
+        pl.col("category")
+        .fill_null(era.unregistered_category)
+        .replace_strict(
+            newcomer, default=newcomer[era.unregistered_category], return_dtype=pl.Int32
+        )
+    )
+    reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
+    listed = (
+        pl.max_horizontal("list_rating", "arbiter_rating")
+        if era.arbiter_raises_listed
+        else pl.col("list_rating")
+    )
+    frozen = (
+        pl.when(pl.col("fide_start").is_not_null())
+        .then(pl.col("fide_start"))
+        .when(pl.col("list_rating").is_not_null())
+        .then(listed)
+        .when(pl.col("on_list_as_fide"))
+        .then(reentry)
+        .when(pl.col("arbiter_rating").is_not_null())
+        .then(pl.col("arbiter_rating"))
+        .when(pl.col("entry_rating").is_not_null())
+        .then(pl.col("entry_rating"))
+        .otherwise(theoretical)
+    ).cast(pl.Int32)
+    basis = (
+        pl.when(pl.col("fide_start").is_not_null())
+        .then(pl.lit("fide"))
+        .when(pl.col("list_rating").is_not_null() & (listed > pl.col("list_rating")))
+        .then(pl.lit("arbiter_reassignment"))
+        .when(pl.col("list_rating").is_not_null())
+        .then(pl.lit("list"))
+        .when(pl.col("on_list_as_fide"))
+        .then(pl.lit("fide_reentry"))
+        .when(pl.col("arbiter_rating").is_not_null())
+        .then(pl.lit("arbiter"))
+        .when(pl.col("entry_rating").is_not_null())
+        .then(pl.col("entry_basis").fill_null("entry"))
+        .otherwise(pl.lit("entry"))
+    )
+    schedule = era.k
+    k = (
+        pl.when(pl.lit(schedule.everyone_zero))
+        .then(pl.lit(0))
+        .when(pl.lit(schedule.registry_override) & pl.col("k_override").is_not_null())
+        .then(pl.col("k_override"))
+        .when(pl.col("total_games").fill_null(0) < schedule.newcomer_below_games)
+        .then(pl.lit(schedule.newcomer))
+        .when(pl.col("frozen_rating") >= schedule.high_from_rating)
+        .then(pl.lit(schedule.high))
+        .otherwise(pl.lit(schedule.default))
+    ).cast(pl.Int32)
+    return (
+        ignored_fide,
+        [
+            frozen.alias("frozen_rating"),
+            basis.alias("rating_basis"),
+            pl.col("fide_start").is_not_null().alias("is_fide"),
+            pl.col("total_games").fill_null(0),
+        ],
+        k.alias("k"),
+        (pl.lit(era.groups_enabled) & (pl.col("k") >= era.group_min_k)).alias("grouped"),
+    )
+
+
+# Integer keys the engine works on. The warehouse read assigns them once per history; a caller
+# with string ids only gets them from ``with_keys``. ``entry_key`` numbers the entries in
+# (player_id, tournament_id) order, so ordering entries by it is ordering them by those ids.
+KEY_COLUMNS: dict[str, dict[str, pl.DataType]] = {
+    "players": {"player_code": pl.Int32()},
+    "entries": {"entry_key": pl.Int64(), "player_code": pl.Int32()},
+    "games": {"entry_key": pl.Int64(), "player_code": pl.Int32(), "opponent_code": pl.Int32()},
+}
+# With the keys, a game needs no player ids (a history holds millions of games; the ids are on
+# the entries)
+KEYED_GAME_COLUMNS: dict[str, pl.DataType] = {
+    "tournament_id": pl.Utf8(),
+    "score": pl.Float64(),
+    **KEY_COLUMNS["games"],
+}
+
+
+def _carries_keys(frame: pl.DataFrame, kind: str) -> bool:
+    return set(KEY_COLUMNS[kind]) <= set(frame.columns)
+
+
+def has_keys(players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame) -> bool:
+    frames = {"players": players, "entries": entries, "games": games}
+    return all(_carries_keys(frame, kind) for kind, frame in frames.items())
+
+
+def engine_frames(entries: pl.DataFrame, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A period's entries and games cut to the engine's columns, with the integer keys when
+    the warehouse read gave them."""
+    keyed = _carries_keys(entries, "entries") and _carries_keys(games, "games")
+    entry_columns = {**ENTRY_COLUMNS, **(KEY_COLUMNS["entries"] if keyed else {})}
+    game_columns = KEYED_GAME_COLUMNS if keyed else GAME_COLUMNS
+    return (
+        entries.select(list(entry_columns)).cast(entry_columns),  # type: ignore[arg-type]
+        games.select(list(game_columns)).cast(game_columns),  # type: ignore[arg-type]
+    )
+
+
+def with_keys(
+    players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The integer keys of a period given by string ids: a code per player (his row), a key per
+    entry (in player, tournament order), and both on every game. Refuses a game or an entry
+    that points nowhere."""
+    _refuse_twice(entries, "tournament_id", "player_id")
+    codes = players.select("player_id", pl.int_range(pl.len(), dtype=pl.Int32).alias("player_code"))
+    keyed_entries = entries.drop(KEY_COLUMNS["entries"], strict=False).join(
+        codes, on="player_id", how="left"
+    )
+    _refuse_nulls(keyed_entries, "player_code", "player_id")
+    keyed_entries = keyed_entries.sort("player_id", "tournament_id").with_columns(
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("entry_key")
+    )
+    keyed_games = games.drop(KEY_COLUMNS["games"], strict=False).join(
+        keyed_entries.select("tournament_id", "player_id", "entry_key", "player_code"),
+        on=["tournament_id", "player_id"],
+        how="left",
+    )
+    if keyed_games.get_column("entry_key").null_count():
+        stray = keyed_games.filter(pl.col("entry_key").is_null()).row(0, named=True)
+        raise ValueError(
+            f"a game of {stray['player_id']!r} in {stray['tournament_id']!r} has no entry"
+        )
+    keyed_games = keyed_games.join(
+        codes.rename({"player_id": "opponent_id", "player_code": "opponent_code"}),
+        on="opponent_id",
+        how="left",
+    )
+    _refuse_nulls(keyed_games, "opponent_code", "opponent_id")
+    return players.with_columns(codes.get_column("player_code")), keyed_entries, keyed_games
+
+
+def key_seated_games(games: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
+    """Games given by seat (``tournament_code``, ``start_number``, ``opponent``: start numbers)
+    with the engine's keys of both sides, read from the entries sitting there (which carry
+    ``tournament_code``, ``start_number``, ``entry_key`` and ``player_code``).
+
+    Every seat of every tournament gets a row number (the tournament's offset plus the start
+    number), so a game finds both sides by ``gather``: at millions of games this is a fraction
+    of the two joins it replaces. A game whose seat or opponent's seat holds no entry is
+    dropped, as an inner join would. Drops the seat columns.
+    """
+    tournaments = _code_range(
+        entries.get_column("tournament_code"), games.get_column("tournament_code")
+    )
+    widest = entries.group_by("tournament_code").agg(pl.col("start_number").max())
+    width = (
+        _spread(
+            [(widest.get_column("start_number").cast(pl.Int64) + 1).alias("width")],
+            widest.get_column("tournament_code"),
+            tournaments,
+        )
+        .get_column("width")
+        .fill_null(0)
+    )
+    offset = (width.cum_sum() - width).alias("offset")
+    seats = int(width.sum())
+
+    def seat(tournament: pl.Expr, number: pl.Expr) -> pl.Expr:
+        inside = (number >= 0) & (number < pl.lit(width).gather(tournament))
+        return pl.when(inside).then(pl.lit(offset).gather(tournament) + number)
+
+    at_seat = entries.select(
+        seat(pl.col("tournament_code"), pl.col("start_number").cast(pl.Int64)).alias("seat"),
+        "entry_key",
+        "player_code",
+    ).drop_nulls("seat")
+    by_seat = _spread(
+        [at_seat.get_column("entry_key"), at_seat.get_column("player_code")],
+        at_seat.get_column("seat"),
+        seats,
+    )
+    return (
+        games.lazy()
+        .with_columns(
+            seat(pl.col("tournament_code"), pl.col("start_number").cast(pl.Int64)).alias("_own"),
+            seat(pl.col("tournament_code"), pl.col("opponent").cast(pl.Int64)).alias("_other"),
+        )
+        .with_columns(
+            pl.lit(by_seat.get_column("entry_key")).gather(pl.col("_own")).alias("entry_key"),
+            pl.lit(by_seat.get_column("player_code")).gather(pl.col("_own")).alias("player_code"),
+            pl.lit(by_seat.get_column("player_code"))
+            .gather(pl.col("_other"))
+            .alias("opponent_code"),
+        )
+        .drop("_own", "_other", "tournament_code", "start_number", "opponent")
+        .drop_nulls(["entry_key", "opponent_code"])
+        .collect()
+    )
+
+
+def _refuse_nulls(frame: pl.DataFrame, code: str, named_by: str) -> None:
+    if frame.get_column(code).null_count():
+        missing = frame.filter(pl.col(code).is_null()).get_column(named_by)[0]
+        raise ValueError(f"{named_by} {missing!r} is not among the period's players")
+
+
+def _by_code(state: pl.DataFrame, size: int) -> pl.DataFrame:
+    """The players' frozen state in a frame whose row number is the player code, so a game
+    reads its player's or opponent's state by ``gather`` (no join per game). A code that no
+    player of the period has is a row of nulls."""
+    codes = state.get_column("player_code")
+    columns = [
+        state.get_column("frozen_rating").cast(pl.Int64).alias("frozen"),
+        state.get_column("is_fide"),
+        state.get_column("k").cast(pl.Int64),
+        state.get_column("grouped"),
+    ]
+    if codes.null_count():
+        coded = codes.is_not_null()
+        codes = codes.filter(coded)
+        columns = [column.filter(coded) for column in columns]
+    by_code = _spread(columns, codes, size)
+    # every player has a frozen rating: a code with two players lost one of them to the other
+    if size - by_code.get_column("frozen").null_count() != codes.len():
+        raise ValueError("two players of the period share a player code")
+    return by_code
+
+
+def _spread(columns: list[pl.Series], at: pl.Series, size: int) -> pl.DataFrame:
+    """The columns' values placed at the rows given by ``at`` in a frame of ``size`` rows,
+    null elsewhere: scatters into null columns, far cheaper than a join (and the null columns
+    come from a one-row series, no query)."""
+    return pl.DataFrame(
+        [
+            pl.Series(column.name, [None], dtype=column.dtype)
+            .new_from_index(0, size)
+            .scatter(at, column)
+            for column in columns
+        ]
+    )
+
+
+def _code_range(*codes: pl.Series) -> int:
+    """One more than the largest player code anywhere in the period (0 when there is none)."""
+    largest = [column.max() for column in codes if column.len()]
+    present = [int(value) for value in largest if value is not None]  # type: ignore[arg-type]
+    return max(present) + 1 if present else 0
+
+
+def _at(by_code: pl.DataFrame, column: str, code: str) -> pl.Expr:
+    """``column`` of the player whose code is in ``code``."""
+    return pl.lit(by_code.get_column(column)).gather(pl.col(code))
+
+
+def _expected_sums(
+    games: pl.LazyFrame, own: pl.Expr, era: EloEra, key: str = "entry_key"
+) -> pl.LazyFrame:
+    """Per entry (``key``): games, points won and expected (hundredths), capped games.
+
+    In stages, each column computed once: one expression reusing the difference costs
+    about twice as much on a period's games."""
+    higher, valued, sums = _expected_expressions(era)
+    return (
+        games.with_columns((own - pl.col("opponent_rating")).alias("_difference"))
+        .with_columns(higher)
+        .with_columns(valued)
+        .group_by(key)
+        .agg(sums)
+    )
+
+
+@per_era
+def _expected_expressions(era: EloEra) -> tuple[pl.Expr, list[pl.Expr], list[pl.Expr]]:
+    """The stages of :func:`_expected_sums` after the difference."""
+    higher = higher_rated_expected(
+        pl.col("_difference").abs(), expected_table(era.expected_bands), era.difference_cap
+    ).alias("_higher")
+    valued = [
+        pl.when(pl.col("_difference") >= 0)
+        .then(pl.col("_higher"))
+        .otherwise(100 - pl.col("_higher"))
+        .alias("expected_h"),
+        (pl.lit(era.difference_cap > 0) & (pl.col("_difference").abs() > era.difference_cap)).alias(
+            "capped"
+        ),
+    ]
+    sums = [
+        pl.len().cast(pl.Int32).alias("games"),
+        pl.col("won").sum().alias("won_h"),
+        pl.col("expected_h").sum(),
+        pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
+    ]
+    return higher, valued, sums
+
+
+def _sequence(player: pl.Expr, counted: pl.Expr) -> pl.Expr:
+    """The number of each counted tournament among its player's, on rows in (player, dates,
+    key) order: a running count less the count before the player's first row (a window per
+    player costs far more than these column operations)."""
+    ones = counted.cast(pl.Int32)
+    running = ones.cum_sum()
+    first_of_player = player.ne_missing(player.shift(1))
+    before_player = pl.when(first_of_player).then(running - ones).otherwise(None).forward_fill()
+    return pl.when(counted).then(running - before_player).otherwise(None)
+
+
+def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
+    """Number each player's tournaments that have counted games (or all of them, as the era
+    says) and put them in waves (§1.4): by end date, start date and id (the entry key follows
+    the id within a player); wave w holds tournaments w*size+1 .. (w+1)*size. The rows keep
+    their order: the numbering runs on the two columns it needs, taken in turn order, and
+    comes back by the inverse turn (cheaper than sorting the whole frame there and back)."""
+    turn, sequence, wave = _sequence_expressions(era)
+    return entries.with_columns(turn).with_columns(sequence).with_columns(wave).drop("_turn")
+
+
+@per_era
+def _sequence_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The stages of :func:`_sequenced`, built once per era (each period used to build them
+    again: a few hundred microseconds of Python a period). A tournament takes a place in the
+    order when the player has counted games there, or always when the era says so."""
+    turn = pl.col("_turn")
+    numbered = pl.col("games").is_not_null() | pl.lit(era.group_counts_tournaments_without_games)
+    return (
+        pl.arg_sort_by(
+            ["player_code", "end_date", "start_date", "entry_key"], nulls_last=True
+        ).alias("_turn"),
+        _sequence(pl.col("player_code").gather(turn), numbered.gather(turn))
+        .gather(turn.arg_sort())
+        .alias("sequence"),
+        pl.when(numbered & pl.col("grouped"))
+        .then((pl.col("sequence") - 1) // era.group_size)
+        .when(numbered)
+        .then(0)
+        .otherwise(None)
+        .cast(pl.Int32)
+        .alias("wave"),
+    )
+
+
+def _variation_expressions() -> list[pl.Expr | str]:
+    """An entry's variation from its sums (winner protection applied), and its player code."""
+    raw = (pl.col("won_h") - pl.col("expected_h")).fill_null(0) * pl.col("k")
+    return [
+        "tournament_id",
+        "player_id",
+        "sequence",
+        "wave",
+        pl.col("own_rating").cast(pl.Int32),
+        pl.col("games").fill_null(0),
+        (pl.col("won_h").fill_null(0) / 100).alias("score"),
+        (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
+        pl.col("k").cast(pl.Int32),
+        raw.alias("raw_hundredths"),
+        pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied_hundredths"),
+        "is_winner",
+        pl.col("capped_games").fill_null(0),
+        "player_code",
+    ]
+
+
+# built once: they depend on no era
+_VARIATION_EXPRESSIONS = _variation_expressions()
+_IS_WINNER = (
+    (pl.col("points") == pl.col("points").max().over("tournament_id"))
+    .fill_null(False)
+    .alias("is_winner")
+)
+_PLAYER_SUMS = [
+    pl.col("applied_hundredths").sum().alias("variation_hundredths"),
+    pl.col("games").sum().cast(pl.Int32),
+]
+
+
+def compute_period(
+    players: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame, era: EloEra
+) -> PeriodResult:
+    """Variations of every (tournament, player) and the new rating of every player.
+
+    Works on integer keys (``KEY_COLUMNS``): every lookup of a rating, a K or a FIDE flag is a
+    gather by player code, and games meet their entries by an integer key. All games, valued
+    at the frozen ratings, are one query; only the entries of later waves (players over the
+    group size) are valued again, wave by wave, on their own games.
+    """
+    if not has_keys(players, entries, games):
+        players, entries, games = with_keys(players, entries, games)
+    state = frozen_ratings(players, era)
+    size = _code_range(
+        state.get_column("player_code"),
+        entries.get_column("player_code"),
+        games.get_column("player_code"),
+        games.get_column("opponent_code"),
+    )
+    by_code = _by_code(state, size)
+    valued_games = games.lazy().select(
+        "entry_key",
+        "player_code",
+        (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+        _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
+        # §1.3: a FIDE-rated player's games count only for his opponent
+        (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("counts"),
+    )
+    in_play, unknown_opponents = pl.collect_all(
+        [
+            valued_games.filter(pl.col("counts")).drop("counts"),
+            valued_games.select(pl.col("opponent_rating").null_count()),
+        ],
+        engine=PERIOD_ENGINE,
+        optimizations=PERIOD_OPTIMIZATIONS,
+    )
+    first_wave = _expected_sums(in_play.lazy(), _at(by_code, "frozen", "player_code"), era)
+    # variations come in entry key order: entries that come so need no sort
+    keyed = entries.lazy()
+    if not entries.get_column("entry_key").is_sorted():
+        keyed = keyed.sort("entry_key")
+    valued = _sequenced(
+        keyed.select(
+            "tournament_id",
+            "player_id",
+            "entry_key",
+            "player_code",
+            "end_date",
+            "start_date",
+            _IS_WINNER,
+            _at(by_code, "grouped", "player_code").alias("grouped"),
+            _at(by_code, "k", "player_code").alias("k"),
+            _at(by_code, "frozen", "player_code").alias("own_rating"),
+        ).join(first_wave, on="entry_key", how="left", maintain_order="left"),
+        era,
+    ).collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+    _refuse_strays(in_play, int(unknown_opponents.item()), valued, entries, games, by_code)
+    revalued = _revalued(valued, in_play, era).lazy()
+    variations = revalued.select(_VARIATION_EXPRESSIONS)
+    variations, sums = pl.collect_all(
+        [
+            variations.select(VARIATION_COLUMNS),
+            variations.group_by("player_code").agg(_PLAYER_SUMS),
+        ],
+        engine=PERIOD_ENGINE,
+        optimizations=PERIOD_OPTIMIZATIONS,
+    )
+    return PeriodResult(ratings=_close(state, sums, size, era), variations=variations)
+
+
+def _refuse_strays(
+    in_play: pl.DataFrame,
+    unknown_opponents: int,
+    valued: pl.DataFrame,
+    entries: pl.DataFrame,
+    games: pl.DataFrame,
+    by_code: pl.DataFrame,
+) -> None:
+    """Name the first input that points nowhere: a player code no player of the period has
+    (his frozen state reads null), or a counted game whose entry is missing (then the entries'
+    sums miss games). The checks are counts the period's queries give; the lookups that name
+    the culprit run only when one fails."""
+    for frame, code, name, unknown_count in (
+        (entries, "player_code", "player_id", valued.get_column("grouped").null_count()),
+        (games, "opponent_code", "opponent_id", unknown_opponents),
+    ):
+        if unknown_count:
+            known = by_code.get_column("frozen").is_not_null()
+            unknown = ~known.gather(frame.get_column(code)).fill_null(False)
+            stray = frame.filter(unknown).row(0, named=True)
+            named = repr(stray[name]) if name in stray else f"with code {stray[code]}"
+            raise ValueError(f"{name} {named} is not among the period's players")
+    # valued is in entry key order: two entries with one key are neighbours
+    keys = valued.get_column("entry_key")
+    if keys.len() > 1 and (keys.slice(1) == keys.slice(0, keys.len() - 1)).any():
+        _refuse_twice(entries, "entry_key")
+    if valued.get_column("games").sum() != in_play.height:
+        orphan = games.join(entries, on="entry_key", how="anti").row(0, named=True)
+        raise ValueError(
+            f"a game of {orphan.get('player_id', orphan['player_code'])!r} in "
+            f"{orphan['tournament_id']!r} has no entry"
+        )
+
+
+def _refuse_twice(entries: pl.DataFrame, *key: str) -> None:
+    """Refuse a player with two entries in one tournament (his games could not be told apart)."""
+    twice = entries.filter(pl.struct(key).is_duplicated())
+    if twice.height:
+        row = twice.row(0, named=True)
+        raise ValueError(
+            f"{row['player_id']!r} has two entries in {row['tournament_id']!r}: one person "
+            "cannot play twice in a tournament"
+        )
+
+
+def _revalued(valued: pl.DataFrame, in_play: pl.DataFrame, era: EloEra) -> pl.DataFrame:
+    """``valued`` with the entries of later waves valued again, wave by wave: a player's own
+    rating there is his frozen rating plus the rounded sum of what his earlier waves applied
+    (§1.4). A period has a handful of such entries: one query a wave values them on their own
+    games, and their new own rating, expected points and capped games are written into their
+    rows by position (the games and the points won do not depend on the rating; a join back
+    into every entry cost more than the rest of the wave)."""
+    last = int(valued.get_column("wave").max() or 0)  # type: ignore[arg-type]
+    changed = ["own_rating", "expected_h", "capped_games"]
+    for wave in range(1, last + 1):
+        rows = valued.lazy().with_row_index("_row")
+        these = rows.filter(pl.col("wave") == wave)
+        carried = (
+            rows.filter(pl.col("wave") < wave)
+            .join(these.select("player_code"), on="player_code", how="semi")
+            .group_by("player_code")
+            .agg(_CARRIED)
+        )
+        own = these.join(carried, on="player_code", how="left").select(
+            "_row",
+            "entry_key",
+            _CARRIED_OWN_RATING,
+        )
+        again = (
+            own.join(
+                _expected_sums(
+                    in_play.lazy().join(own.select("entry_key", "own_rating"), on="entry_key"),
+                    pl.col("own_rating"),
+                    era,
+                ),
+                on="entry_key",
+                how="left",
+            )
+            .select("_row", *changed)
+            .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+        )
+        at = again.get_column("_row")
+        valued = valued.clone()  # a new frame sharing the columns: the caller's stays as it was
+        for name in changed:
+            column = valued.get_column(name)
+            valued.replace_column(
+                valued.get_column_index(name),
+                column.clone().scatter(at, again.get_column(name).cast(column.dtype)),
+            )
+    return valued
+
+
+def _applied() -> pl.Expr:
+    """The applied hundredths of an entry (winner protection applied)."""
+    raw = (pl.col("won_h") - pl.col("expected_h")) * pl.col("k")
+    return pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied")
+
+
+def _rounded(hundredths: pl.Expr) -> pl.Expr:
+    magnitude = (hundredths.abs() + 50) // 100
+    return pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)
+
+
+# built once: a wave's own rating, the frozen one plus the rounded sum its earlier waves applied
+_CARRIED = _applied().sum().alias("carried")
+_CARRIED_OWN_RATING = (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias(
+    "own_rating"
+)
+
+
+def _close(state: pl.DataFrame, sums: pl.DataFrame, size: int, era: EloEra) -> pl.DataFrame:
+    """The list at the period close (§1.5): sum, rounding, FIDE in and out; in player_id
+    order (the players' own order when they come sorted, as the list builder gives them).
+    The sums per player code reach the players by a scatter and a gather (no join)."""
+    by_code = _spread(sums.get_columns()[1:], sums.get_column("player_code"), size)
+    change, closing = _closing_expressions(era)
+    closed = (
+        state.lazy()
+        .with_columns(
+            _at(by_code, name, "player_code").fill_null(0).alias(name)
+            for name in ("variation_hundredths", "games")
+        )
+        .with_columns(change)
+        .with_columns(closing)
+        .select(RATING_COLUMNS)
+    )
+    if not state.get_column("player_id").is_sorted():
+        closed = closed.sort("player_id")
+    return closed.collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+
+
+@per_era
+def _closing_expressions(era: EloEra) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """The stages of :func:`_close` after the sums: the rounded change and the games to date,
+    then the rating at the close and its type."""
+    reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
+    change = [
+        round_half_away(pl.col("variation_hundredths")).alias("period_change"),
+        (pl.col("total_games") + pl.col("games")).cast(pl.Int32).alias("total_games"),
+    ]
+    closing = [
+        pl.when(pl.col("fide_close").is_not_null())
+        .then(pl.col("fide_close"))
+        .when(pl.col("fide_start").is_not_null())
+        .then(reentry)
+        .otherwise(pl.col("frozen_rating") + pl.col("period_change"))
+        .cast(pl.Int32)
+        .alias("rating"),
+        pl.when(pl.col("fide_close").is_not_null())
+        .then(pl.lit("fide"))
+        .otherwise(pl.lit(era.system))
+        .alias("rating_type"),
+    ]
+    return change, closing

@@ -1,0 +1,1282 @@
+"""Pure parser for FIDE Tournament Report Files (TRF).
+
+Input is the raw bytes of one file, output is a set of Polars frames (see
+:class:`ParsedTrf`). No file IO and no orchestration here, so the parser can be
+tested on literal strings and reused by any flow.
+
+Dialects handled: TRF-06 (the "Krause" format), TRF-16, the FIDE 2025/26 draft
+("TRF-26": team records and national-player lines) and the Irish ICU Krause
+exports, in UTF-8 (with or without BOM) Latin-1 or Windows-1252, with LF or CRLF line ends.
+
+The heavy lifting is vectorised: every line of the file is a row of a Polars frame,
+records are selected by their 3-character id and fields are cut out by column
+(characters, not bytes, so accented names never shift a column). A problem found in
+the data never raises: it becomes a row of ``problems`` with the 1-based line number,
+and the field is left null rather than guessed. Severity ``error`` means the
+tournament cannot be rated as delivered; ``warning`` is information for the arbiter.
+
+Choices worth knowing:
+
+* ``games`` is the full players x rounds grid; rounds without an entry are
+  ``kind="unpaired"`` with score 0. The tournament's ``rounds`` are those up to the last
+  that pairs anybody: byes entered ahead for a round not yet paired make no round, and are
+  left out with a warning. A different count declared in the header (``XXR`` or the TRF-26
+  ``142`` record) is reported.
+* An entry with a colour marker but no result (ICU writes ``"0000 -  "`` or
+  ``"     -  "`` for byes whose value it leaves to the points column) is read as not
+  paired and reported; the points check then shows what the file's total assumed.
+* A 001 line without a usable start number is reported and left out of ``players``
+  and ``games``: no pairing can refer to it.
+* Team records (013, 240 ... 802) only set ``is_team``; the legend lines of the TRF-26
+  draft ("DDD SSSS ...") are not national records because they have no start number.
+* ``format`` is a label only; nothing in the parse depends on it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+from datetime import date
+
+import polars as pl
+
+from transforms.inputs.dates import DateReading, birth_date_exprs, read_date, resolve_period
+
+__all__ = [
+    "GAMES_SCHEMA",
+    "NATIONAL_SCHEMA",
+    "PLAYERS_SCHEMA",
+    "PROBLEMS_SCHEMA",
+    "TOURNAMENT_SCHEMA",
+    "ParsedTrf",
+    "decode_trf",
+    "parse_trf",
+]
+
+TOURNAMENT_SCHEMA: dict[str, pl.DataType] = {
+    "name": pl.String(),
+    "city": pl.String(),
+    "federation": pl.String(),
+    "start_date": pl.Date(),
+    "end_date": pl.Date(),
+    "rounds": pl.Int32(),
+    "declared_players": pl.Int32(),
+    "time_control": pl.String(),
+    "chief_arbiter": pl.String(),
+    "tournament_type": pl.String(),
+    "format": pl.String(),
+    "encoding": pl.String(),
+    "is_team": pl.Boolean(),
+}
+PLAYERS_SCHEMA: dict[str, pl.DataType] = {
+    "start_number": pl.Int32(),
+    "name": pl.String(),
+    "sex": pl.String(),
+    "title": pl.String(),
+    "rating": pl.Int32(),
+    "federation": pl.String(),
+    "fide_id": pl.Int64(),
+    "birth_date": pl.Date(),
+    "birth_year": pl.Int32(),
+    "points": pl.Float64(),
+    "rank": pl.Int32(),
+    "line_no": pl.Int32(),
+}
+GAMES_SCHEMA: dict[str, pl.DataType] = {
+    "start_number": pl.Int32(),
+    "round": pl.Int32(),
+    "opponent": pl.Int32(),
+    "color": pl.String(),
+    "result_code": pl.String(),
+    "score": pl.Float64(),
+    "kind": pl.String(),
+    "played": pl.Boolean(),
+    "line_no": pl.Int32(),
+}
+NATIONAL_SCHEMA: dict[str, pl.DataType] = {
+    "federation_code": pl.String(),
+    "start_number": pl.Int32(),
+    "national_id": pl.String(),
+    "national_rating": pl.Int32(),
+    "classification": pl.String(),
+    "name": pl.String(),
+    "birth_date": pl.Date(),
+    "line_no": pl.Int32(),
+}
+PROBLEMS_SCHEMA: dict[str, pl.DataType] = {
+    "line_no": pl.Int32(),
+    "field": pl.String(),
+    "value": pl.String(),
+    "reason": pl.String(),
+    "severity": pl.String(),
+}
+
+# Birth years outside this range are typing errors (e.g. "0198"); kept in step with
+# the warehouse schema so that a readable file never fails validation on them.
+PLAUSIBLE_BIRTH_YEARS = (1850, 2200)
+
+ERROR = "error"
+WARNING = "warning"
+
+# Result code -> (points credited, kind). Blank means "not paired" in TRF-16.
+_RESULTS: dict[str, tuple[float, str]] = {
+    "1": (1.0, "played"),
+    "=": (0.5, "played"),
+    "0": (0.0, "played"),
+    "+": (1.0, "forfeit"),
+    "-": (0.0, "forfeit"),
+    "W": (1.0, "unrated"),
+    "D": (0.5, "unrated"),
+    "L": (0.0, "unrated"),
+    "H": (0.5, "bye"),
+    "F": (1.0, "bye"),
+    "U": (1.0, "bye"),
+    "Z": (0.0, "bye"),
+    "": (0.0, "unpaired"),
+}
+# What the two lines of one pairing may say ("mine|theirs"). "-|-" is a double
+# forfeit and "|" a pairing whose result is not in yet.
+_COMPLEMENTARY = ["1|0", "0|1", "=|=", "+|-", "-|+", "-|-", "W|L", "L|W", "D|D", "|"]
+
+# One round entry, 10 characters from column 92: "SSSS C R  ". The opponent field
+# is exactly 4 characters because the whole block is padded to 10.
+_BLOCK = (
+    r"^(?P<opp> {0,3}[0-9]{1,4}| {4}) (?P<col>[wbWB\- ]) "
+    r"(?P<res>[10=+\-WDLHFUZwdlhfuz ])  $"
+)
+_FIRST_ROUND_COL = 92  # 1-based column of round 1
+_ROUND_WIDTH = 10
+
+_TEAM_IDS = ["013", "240", "250", "260", "299", "300", "310", "320", "330", "801", "802"]
+# Record ids introduced by the 2025/26 draft (besides the team records above).
+_TRF26_IDS = [
+    "142", "152", "162", "172", "182", "192", "202", "212", "222", "232",
+    "240", "250", "260", "299", "300", "310", "320", "330", "352", "362", "801", "802",
+]  # fmt: skip
+_BYE_CODES = ["H", "F", "U", "Z"]
+
+
+@dataclass(frozen=True)
+class ParsedTrf:
+    """Everything read from one TRF file; every frame has the documented schema."""
+
+    tournament: pl.DataFrame  # exactly 1 row
+    players: pl.DataFrame
+    games: pl.DataFrame  # one row per player per round 1..rounds
+    national: pl.DataFrame
+    problems: pl.DataFrame
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def decode_trf(raw: bytes) -> tuple[str, str]:
+    """Decode TRF bytes: returns (text without BOM and with ``\\n`` newlines, encoding).
+
+    The encoding is one of ``"utf-8-sig"`` (UTF-8 with a byte-order mark), ``"utf-8"``,
+    ``"cp1252"`` and ``"latin-1"``. A file that is not UTF-8 was written by a pre-Unicode
+    pairing program: Windows ones write Windows-1252 (its bytes 0x80-0x9F are letters such as
+    ``’ š ž Œ``, which Latin-1 reads as invisible control characters), the Irish ICU exports
+    Latin-1; the two agree on every other byte. Latin-1 is the last fallback because every
+    byte string decodes in it. DOS programs wrote the code page 850 (``"cp850"``), whose
+    accented letters sit where Windows-1252 has punctuation (``ò`` is ``•`` there): a file is
+    read so only when its players' names are letters in it and are not in Windows-1252.
+    """
+    bom = b"\xef\xbb\xbf"
+    body = raw[len(bom) :] if raw.startswith(bom) else raw
+    try:
+        text, encoding = body.decode("utf-8"), "utf-8-sig" if body is not raw else "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = _single_byte(body)
+    return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
+
+
+def encoding_name(encoding: str) -> str:
+    return {
+        "cp1252": "Windows-1252",
+        "latin-1": "Latin-1",
+        "cp850": "the DOS code page 850",
+    }.get(encoding, encoding.upper())
+
+
+# characters a name may hold besides letters: apostrophes, a hyphen, a non-breaking space (not
+# the em dash: it is where the code page 850 has ``ù``)
+_NAME_MARKS = frozenset("'’‘´`-–.\xa0 ")
+# the bytes of a player line's name (columns 15-47)
+_NAME_BYTES = slice(14, 47)
+
+
+def _player_names(raw: bytes) -> list[bytes]:
+    return [line[_NAME_BYTES] for line in raw.split(b"\n") if line.startswith(b"001")]
+
+
+def _spelt_as_names(values: bytes, encoding: str) -> bool:
+    text = values.decode(encoding, errors="replace")
+    return all(character.isalpha() or character in _NAME_MARKS for character in text)
+
+
+def _names_in_dos_code_page(raw: bytes) -> bool:
+    """Whether the players' names are letters in the code page 850 and are not in
+    Windows-1252 (nor Latin-1): a DOS file."""
+    accented = bytes(sorted({byte for name in _player_names(raw) for byte in name if byte >= 0x80}))
+    return (
+        bool(accented)
+        and _spelt_as_names(accented, "cp850")
+        and not _spelt_as_names(accented, "cp1252")
+    )
+
+
+def _single_byte(raw: bytes) -> tuple[str, str]:
+    """Windows-1252 when the file uses its letters at 0x80-0x9F, else Latin-1 (the same text);
+    the DOS code page 850 when only it makes letters of the names."""
+    if _names_in_dos_code_page(raw):
+        return raw.decode("cp850"), "cp850"
+    if any(0x80 <= byte <= 0x9F for byte in raw):
+        # a byte Windows-1252 leaves undefined: not a Windows file either
+        with contextlib.suppress(UnicodeDecodeError):
+            return raw.decode("cp1252"), "cp1252"
+    return raw.decode("latin-1"), "latin-1"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _empty(schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    return pl.DataFrame(schema=schema)
+
+
+def _problem(
+    line_no: int | None, field: str, value: str | None, reason: str, severity: str
+) -> pl.DataFrame:
+    return pl.DataFrame(
+        [[line_no], [field], [value], [reason], [severity]], schema=PROBLEMS_SCHEMA, orient="col"
+    )
+
+
+def _flag(
+    frame: pl.DataFrame,
+    when: pl.Expr,
+    field: str,
+    value: pl.Expr,
+    reason: pl.Expr,
+    severity: str,
+) -> pl.DataFrame:
+    """One problem row per row of ``frame`` matching ``when`` (vectorised)."""
+    # rechunk: polars 2.1 panics in pl.format over string slices of a filtered,
+    # multi-chunk frame (seen on the Bunratty file); a contiguous copy avoids it.
+    return (
+        frame.filter(when.fill_null(False))
+        .rechunk()
+        .select(
+            pl.col("line_no").cast(pl.Int32),
+            pl.lit(field, pl.String).alias("field"),
+            value.cast(pl.String).alias("value"),
+            reason.cast(pl.String).alias("reason"),
+            pl.lit(severity, pl.String).alias("severity"),
+        )
+    )
+
+
+def _field(start_col: int, width: int) -> pl.Expr:
+    """Characters ``start_col .. start_col+width-1`` (1-based, as in the FIDE spec)."""
+    return pl.col("text").str.slice(start_col - 1, width)
+
+
+def _int(raw: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """Digits-only text to an integer; anything else (signs, letters) becomes null."""
+    s = raw.str.strip_chars()
+    return pl.when(s.str.contains(r"^[0-9]+$")).then(s.cast(dtype, strict=False))
+
+
+def _blank_to_null(raw: pl.Expr) -> pl.Expr:
+    s = raw.str.strip_chars()
+    return pl.when(s != "").then(s)
+
+
+# --------------------------------------------------------------------------- header
+
+
+@dataclass
+class _Header:
+    values: dict[str, tuple[int, str]]  # record id -> (line_no, text after the id)
+    declared_rounds: int | None
+    rounds_line: int | None  # line of the XXR / 142 record that set declared_rounds
+    problems: list[pl.DataFrame]
+
+
+_HEADER_IDS = ["012", "022", "032", "042", "052", "062", "092", "102", "122", "142", "XXR"]
+_HEADER_NAMES = {
+    "012": "tournament name",
+    "022": "city",
+    "032": "federation",
+    "042": "start date",
+    "052": "end date",
+    "062": "number of players",
+    "092": "tournament type",
+    "102": "chief arbiter",
+    "122": "time control",
+    "142": "number of rounds",
+    "XXR": "number of rounds",
+}
+
+
+def _read_header(lines: pl.DataFrame) -> _Header:
+    values: dict[str, tuple[int, str]] = {}
+    problems: list[pl.DataFrame] = []
+    rows = lines.filter(pl.col("rid").is_in(_HEADER_IDS)).select("line_no", "rid", "text")
+    # A loop over the few header records of one file, not over players.
+    for line_no, rid, text in rows.iter_rows():
+        value = text[4:].strip()
+        if rid in values:
+            if value and value != values[rid][1]:
+                problems.append(
+                    _problem(
+                        line_no,
+                        _HEADER_NAMES[rid],
+                        value,
+                        f"{_HEADER_NAMES[rid]} given twice; the first one "
+                        f"(line {values[rid][0]}) is kept",
+                        WARNING,
+                    )
+                )
+            continue
+        values[rid] = (line_no, value)
+
+    declared_rounds: int | None = None
+    rounds_line: int | None = None
+    for rid in ("XXR", "142"):
+        if rid not in values:
+            continue
+        line_no, value = values[rid]
+        if _is_count(value):
+            if int(value) >= (declared_rounds or 0):
+                declared_rounds, rounds_line = int(value), line_no
+        elif value:
+            problems.append(
+                _problem(
+                    line_no,
+                    "number of rounds",
+                    value,
+                    f"number of rounds '{value}' ({rid} record) is not a number; ignored",
+                    WARNING,
+                )
+            )
+    return _Header(values, declared_rounds, rounds_line, problems)
+
+
+def _is_count(value: str) -> bool:
+    # str.isdigit() also accepts "²" and other digits int() refuses.
+    return value.isascii() and value.isdigit()
+
+
+def _header_text(header: _Header, rid: str) -> str | None:
+    value = header.values.get(rid, (0, ""))[1]
+    return value or None
+
+
+def _dates(header: _Header) -> tuple[date | None, date | None, list[pl.DataFrame]]:
+    readings: dict[str, DateReading] = {
+        rid: read_date(header.values[rid][1]) if rid in header.values else read_date("")
+        for rid in ("042", "052")
+    }
+    start, end = resolve_period(readings["042"], readings["052"])
+    problems: list[pl.DataFrame] = []
+    for rid, value in (("042", start), ("052", end)):
+        reading = readings[rid]
+        if value is not None or reading.status == "blank":
+            continue
+        what = _HEADER_NAMES[rid]
+        if reading.status == "ambiguous":
+            options = ", ".join(sorted({d.isoformat() for _, d in reading.candidates}))
+            reason = (
+                f"{what} '{reading.text}' can be read as {options}; "
+                "the other date does not settle it, so it is left empty"
+            )
+        elif reading.status == "year_only":
+            reason = f"{what} '{reading.text}' gives only a year; left empty"
+        elif reading.status == "invalid":
+            reason = f"{what} '{reading.text}' is not a real calendar date; left empty"
+        else:
+            reason = f"{what} '{reading.text}' cannot be read as a date; left empty"
+        problems.append(_problem(header.values[rid][0], what, reading.text, reason, WARNING))
+    if start is not None and end is not None and start > end:
+        problems.append(
+            _problem(
+                header.values["052"][0],
+                "end date",
+                header.values["052"][1],
+                f"end date {end.isoformat()} is before start date {start.isoformat()}",
+                WARNING,
+            )
+        )
+    return start, end, problems
+
+
+# --------------------------------------------------------------------------- players
+
+
+def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    birth_date, birth_year, birth_status = birth_date_exprs(_field(70, 10))
+    sex_raw = _field(10, 1).str.strip_chars()
+    raw = p001.with_columns(
+        sn_raw=_field(5, 4),
+        sex_raw=sex_raw,
+        rating_raw=_field(49, 4).str.strip_chars(),
+        fide_raw=_field(58, 11).str.strip_chars(),
+        birth_raw=_field(70, 10),
+        points_raw=_field(81, 4).str.strip_chars(),
+        rank_raw=_field(86, 4).str.strip_chars(),
+        birth_status=birth_status,
+    ).with_columns(
+        start_number=_int(pl.col("sn_raw"), pl.Int32()),
+        name=_field(15, 33).str.strip_chars(),
+        sex=pl.col("sex_raw")
+        .str.to_lowercase()
+        .replace_strict({"m": "M", "w": "F", "f": "F"}, default=None, return_dtype=pl.String),
+        title=_blank_to_null(_field(11, 3)),
+        rating=_int(pl.col("rating_raw"), pl.Int32()),
+        federation=_blank_to_null(_field(54, 3)),
+        fide_id=_int(pl.col("fide_raw"), pl.Int64()),
+        birth_date=birth_date,
+        birth_year=birth_year,
+        # Some exports write a decimal comma; that is unambiguous, so accept it.
+        points=pl.when(pl.col("points_raw").str.contains(r"^[0-9]*[.,]?[0-9]+$")).then(
+            pl.col("points_raw").str.replace(",", ".").cast(pl.Float64, strict=False)
+        ),
+        rank=_int(pl.col("rank_raw"), pl.Int32()),
+    )
+
+    sn_text = pl.col("sn_raw").str.strip_chars()
+    plausible_year = pl.col("birth_year").is_between(*PLAUSIBLE_BIRTH_YEARS)
+    problems = [
+        _flag(
+            raw,
+            pl.col("text").str.contains("\t"),
+            "player line",
+            pl.col("text"),
+            pl.lit("player line contains TAB characters, so its columns cannot be trusted"),
+            ERROR,
+        ),
+        _flag(
+            raw,
+            pl.col("start_number").is_null() | (pl.col("start_number") == 0),
+            "start number",
+            pl.col("sn_raw"),
+            pl.when(sn_text == "")
+            .then(pl.lit("start number is missing (columns 5-8)"))
+            .otherwise(
+                pl.format("start number '{}' (columns 5-8) is not a number from 1 up", sn_text)
+            ),
+            ERROR,
+        ),
+        _flag(
+            raw,
+            pl.col("points").is_null(),
+            "points",
+            pl.col("points_raw"),
+            pl.when(pl.col("points_raw") == "")
+            .then(pl.format("player {}: points are missing (columns 81-84)", sn_text))
+            .otherwise(
+                pl.format(
+                    "player {}: points '{}' (columns 81-84) are not a number",
+                    sn_text,
+                    pl.col("points_raw"),
+                )
+            ),
+            ERROR,
+        ),
+        _flag(
+            raw,
+            pl.col("start_number").is_not_null()
+            & pl.col("start_number").is_duplicated()
+            & (pl.col("start_number") != 0),
+            "start number",
+            pl.col("sn_raw").str.strip_chars(),
+            pl.format(
+                "start number {} is used by more than one player line (lines {})",
+                pl.col("start_number"),
+                pl.col("line_no").cast(pl.String).str.join(", ").over("start_number"),
+            ),
+            ERROR,
+        ),
+        _flag(
+            raw,
+            pl.col("name") == "",
+            "name",
+            pl.col("name"),
+            pl.format("player {}: name is blank (columns 15-47)", sn_text),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            (pl.col("sex_raw") != "") & pl.col("sex").is_null(),
+            "sex",
+            pl.col("sex_raw"),
+            pl.format(
+                "player {}: sex '{}' (column 10) is not m, w or f; left empty",
+                sn_text,
+                pl.col("sex_raw"),
+            ),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            (pl.col("rating_raw") != "") & pl.col("rating").is_null(),
+            "rating",
+            pl.col("rating_raw"),
+            pl.format(
+                "player {}: rating '{}' (columns 49-52) is not a number; left empty",
+                sn_text,
+                pl.col("rating_raw"),
+            ),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            (pl.col("fide_raw") != "") & pl.col("fide_id").is_null(),
+            "fide id",
+            pl.col("fide_raw"),
+            pl.format(
+                "player {}: FIDE id '{}' (columns 58-68) is not a number; left empty",
+                sn_text,
+                pl.col("fide_raw"),
+            ),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            pl.col("birth_status").is_in(["unreadable", "invalid"]),
+            "birth date",
+            pl.col("birth_raw").str.strip_chars(),
+            pl.when(pl.col("birth_status") == "invalid")
+            .then(
+                pl.format(
+                    "player {}: birth date '{}' is not a real calendar date; only the year is kept",
+                    sn_text,
+                    pl.col("birth_raw").str.strip_chars(),
+                )
+            )
+            .otherwise(
+                pl.format(
+                    "player {}: birth date '{}' (columns 70-79) cannot be read; left empty",
+                    sn_text,
+                    pl.col("birth_raw").str.strip_chars(),
+                )
+            ),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            pl.col("birth_year").is_not_null() & ~plausible_year,
+            "birth date",
+            pl.col("birth_raw").str.strip_chars(),
+            pl.format(
+                "player {}: birth year {} is not plausible; left empty",
+                sn_text,
+                pl.col("birth_year"),
+            ),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            (pl.col("rank_raw") != "") & pl.col("rank").is_null(),
+            "rank",
+            pl.col("rank_raw"),
+            pl.format(
+                "player {}: rank '{}' (columns 86-89) is not a number; left empty",
+                sn_text,
+                pl.col("rank_raw"),
+            ),
+            WARNING,
+        ),
+    ]
+
+    players = (
+        raw.with_columns(
+            # 0 is how TRF says "unrated" / "no FIDE id".
+            rating=pl.when(pl.col("rating") != 0).then(pl.col("rating")),
+            fide_id=pl.when(pl.col("fide_id") != 0).then(pl.col("fide_id")),
+            # Rank 0 is how pairing programs mark a player left out of the standings.
+            rank=pl.when(pl.col("rank") != 0).then(pl.col("rank")),
+            birth_year=pl.when(plausible_year).then(pl.col("birth_year")),
+        )
+        # A line without a usable start number cannot be referenced by any pairing;
+        # it is reported above and left out.
+        .filter(pl.col("start_number").is_not_null() & (pl.col("start_number") != 0))
+        .select(pl.col(name).cast(dtype) for name, dtype in PLAYERS_SCHEMA.items())
+    )
+    return players, problems
+
+
+# --------------------------------------------------------------------------- games
+
+
+def _observed_rounds(p001: pl.DataFrame) -> int:
+    """Number of round blocks that hold any non-blank character on some line."""
+    if p001.height == 0:
+        return 0
+    length = pl.col("text").str.strip_chars_end().str.len_chars().cast(pl.Int64)
+    first = _FIRST_ROUND_COL - 1  # characters before round 1
+    blocks = ((length - first + _ROUND_WIDTH - 1) // _ROUND_WIDTH).clip(lower_bound=0)
+    return int(p001.select(blocks.max()).item() or 0)
+
+
+# names pairing programs give the line that stands for a bye ("spielfrei": German programs)
+BYE_STAND_IN_NAMES = ["spielfrei", "freilos", "bye", "free", "riposo", "exempt"]
+
+
+def _without_bye_stand_ins(
+    players: pl.DataFrame, games: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.DataFrame]]:
+    """Players and games without the lines that stand for a bye: a line named as pairing
+    programs name their bye, paired with nobody (it would enter the lists as a player)."""
+    paired = games.filter(pl.col("opponent").is_not_null()).get_column("start_number").unique()
+    stand_ins = players.filter(
+        pl.col("name").str.to_lowercase().is_in(BYE_STAND_IN_NAMES),
+        ~pl.col("start_number").is_in(paired.implode()),
+    )
+    if stand_ins.height == 0:
+        return players, games, []
+    left_out = stand_ins.get_column("start_number").implode()
+    return (
+        players.filter(~pl.col("start_number").is_in(left_out)),
+        games.filter(~pl.col("start_number").is_in(left_out)),
+        [
+            _flag(
+                stand_ins,
+                pl.lit(True),
+                "player line",
+                pl.col("name"),
+                pl.format(
+                    "player {} '{}' stands for a bye (the pairing program's name for it) and "
+                    "meets nobody: not a player, left out",
+                    pl.col("start_number"),
+                    pl.col("name"),
+                ),
+                WARNING,
+            )
+        ],
+    )
+
+
+def _paired_rounds(games: pl.DataFrame) -> int:
+    """The last round in which somebody met an opponent (0 when nobody did)."""
+    last = games.filter(pl.col("opponent").is_not_null()).get_column("round").max()
+    return int(last) if last is not None else 0  # type: ignore[arg-type]
+
+
+def _round_count_problems(games: pl.DataFrame, rounds: int, header: _Header) -> list[pl.DataFrame]:
+    """Warnings: rounds after the last paired one that hold only byes, and a header whose
+    number of rounds differs from the tournament's."""
+    found = []
+    unpaired = games.filter((pl.col("round") > rounds) & (pl.col("kind") != "unpaired")).sort(
+        "line_no", "round"
+    )
+    if unpaired.height:
+        later = sorted(set(unpaired.get_column("round").to_list()))
+        named = ", ".join(str(number) for number in later)
+        found.append(
+            _problem(
+                int(unpaired.get_column("line_no")[0]),
+                "number of rounds",
+                named,
+                f"round{'s' if len(later) > 1 else ''} {named} pair nobody: {unpaired.height} "
+                f"bye{'s' if unpaired.height > 1 else ''} entered ahead, left out; the "
+                f"tournament has {rounds} round{'' if rounds == 1 else 's'}",
+                WARNING,
+            )
+        )
+    declared = header.declared_rounds
+    if declared is not None and rounds != declared:
+        found.append(
+            _problem(
+                header.rounds_line,
+                "number of rounds",
+                str(declared),
+                f"the header declares {declared} rounds but the player lines pair players in "
+                f"{rounds}: the tournament has {rounds}",
+                WARNING,
+            )
+        )
+    return found
+
+
+def _games(
+    players_lines: pl.DataFrame, rounds: int
+) -> tuple[pl.DataFrame, list[pl.DataFrame], bool]:
+    """The players x rounds grid, its problems, and whether ICU-style bare "-" entries
+    (colour marker but no result) were seen, which only matters for format detection."""
+    if rounds == 0 or players_lines.height == 0:
+        return _empty(GAMES_SCHEMA), [], False
+    grid = players_lines.select("start_number", "line_no", "text").join(
+        pl.DataFrame({"round": pl.int_range(1, rounds + 1, eager=True).cast(pl.Int32)}),
+        how="cross",
+    )
+    offset = (pl.col("round").cast(pl.Int64) - 1) * _ROUND_WIDTH + (_FIRST_ROUND_COL - 1)
+    opp_number = pl.col("opp").str.strip_chars().cast(pl.Int32, strict=False)
+    parsed = (
+        grid.with_columns(
+            block=pl.col("text").str.slice(offset, _ROUND_WIDTH).str.pad_end(_ROUND_WIDTH)
+        )
+        .with_columns(parts=pl.col("block").str.extract_groups(_BLOCK))
+        .unnest("parts")
+        .with_columns(
+            readable=pl.col("opp").is_not_null(),
+            blank=pl.col("block").str.strip_chars() == "",
+            # "0000" and a blank field both mean "no opponent".
+            opponent=pl.when(opp_number > 0).then(opp_number),
+            color=pl.col("col")
+            .str.to_lowercase()
+            .replace_strict({"w": "w", "b": "b"}, default=None, return_dtype=pl.String),
+            result_code=pl.col("res").str.strip_chars().str.to_uppercase().fill_null(""),
+        )
+        .with_columns(
+            score=pl.col("result_code").replace_strict(
+                {k: v[0] for k, v in _RESULTS.items()}, return_dtype=pl.Float64
+            ),
+            kind=pl.col("result_code").replace_strict(
+                {k: v[1] for k, v in _RESULTS.items()}, return_dtype=pl.String
+            ),
+        )
+        .with_columns(played=pl.col("kind") == "played")
+        .rechunk()
+    )
+
+    rnd = pl.col("round")
+    me = pl.col("start_number")
+    block_text = pl.col("block").str.strip_chars_end()
+    first_col = offset + 1
+    without_result = pl.col("readable") & ~pl.col("blank") & (pl.col("result_code") == "")
+    problems = [
+        _flag(
+            parsed,
+            ~pl.col("readable") & ~pl.col("blank"),
+            "round entry",
+            block_text,
+            pl.format(
+                "player {} round {}: cannot read the entry '{}' (columns {}-{}); "
+                "expected opponent, colour and result as 'NNNN c r'",
+                me,
+                rnd,
+                block_text,
+                first_col,
+                first_col + 7,
+            ),
+            ERROR,
+        ),
+        _flag(
+            parsed,
+            pl.col("kind").is_in(["played", "unrated"]) & pl.col("opponent").is_null(),
+            "result",
+            block_text,
+            pl.format(
+                "player {} round {}: result '{}' is a game result but no opponent is given",
+                me,
+                rnd,
+                pl.col("result_code"),
+            ),
+            ERROR,
+        ),
+        _flag(
+            parsed,
+            (pl.col("kind") == "bye") & pl.col("opponent").is_not_null(),
+            "result",
+            block_text,
+            pl.format(
+                "player {} round {}: bye code '{}' is given together with opponent {}",
+                me,
+                rnd,
+                pl.col("result_code"),
+                pl.col("opponent"),
+            ),
+            ERROR,
+        ),
+        # a pairing without its result is a game the rating would lose: the round was not
+        # finished when the file was written, or the result was left out
+        _flag(
+            parsed,
+            without_result & pl.col("opponent").is_not_null(),
+            "result",
+            block_text,
+            pl.format(
+                "player {} round {}: paired with {} but no result is recorded; give the "
+                "result (a file written before the round ended lacks it)",
+                me,
+                rnd,
+                pl.col("opponent"),
+            ),
+            ERROR,
+        ),
+        _flag(
+            parsed,
+            without_result & pl.col("opponent").is_null(),
+            "result",
+            block_text,
+            pl.format(
+                "player {} round {}: entry '{}' has no result code; counted as not paired "
+                "(0 points)",
+                me,
+                rnd,
+                block_text,
+            ),
+            WARNING,
+        ),
+    ]
+    games = parsed.select(pl.col(name).cast(dtype) for name, dtype in GAMES_SCHEMA.items())
+    bare_dash = parsed.select(
+        (pl.col("readable") & (pl.col("col") == "-") & (pl.col("result_code") == "")).any()
+    ).item()
+    return games, problems, bool(bare_dash)
+
+
+def _pairing_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.DataFrame]:
+    """Opponents that do not exist, self-pairings, one-sided pairings, clashing results.
+
+    The mirror check is a self-join: my (opponent, round) must find the opponent's
+    row, and that row must name me back with the complementary result.
+    """
+    paired = games.filter(pl.col("opponent").is_not_null())
+    known = players.select(pl.col("start_number").alias("opponent")).unique()
+    me, opp, rnd = pl.col("start_number"), pl.col("opponent"), pl.col("round")
+
+    missing = paired.join(known, on="opponent", how="anti")
+    problems = [
+        _flag(
+            missing,
+            pl.lit(True),
+            "opponent",
+            opp,
+            pl.format(
+                "player {} round {}: opponent {} does not exist in this tournament", me, rnd, opp
+            ),
+            ERROR,
+        ),
+        _flag(
+            paired,
+            opp == me,
+            "opponent",
+            opp,
+            pl.format("player {} round {}: paired with themself", me, rnd),
+            ERROR,
+        ),
+    ]
+
+    mirror = games.unique(subset=["start_number", "round"], keep="first").select(
+        pl.col("start_number").alias("opponent"),
+        "round",
+        pl.col("opponent").alias("their_opponent"),
+        pl.col("result_code").alias("their_code"),
+        pl.col("color").alias("their_color"),
+    )
+    joined = paired.filter(opp != me).join(mirror, on=["opponent", "round"], how="inner")
+    theirs = pl.col("their_opponent")
+    problems.append(
+        _flag(
+            joined,
+            theirs.is_null() | (theirs != me),
+            "opponent",
+            opp,
+            pl.format(
+                "round {}: player {} is paired with {}, but player {}'s line shows {} in round {}",
+                rnd,
+                me,
+                opp,
+                opp,
+                pl.when(theirs.is_null())
+                .then(pl.lit("no opponent"))
+                .otherwise(pl.format("opponent {}", theirs)),
+                rnd,
+            ),
+            ERROR,
+        )
+    )
+    # Each mutual pairing is judged once, from the lower start number's line.
+    mutual = joined.filter((theirs == me) & (me < opp))
+    codes = pl.concat_str(pl.col("result_code"), pl.lit("|"), pl.col("their_code"))
+    problems += [
+        _flag(
+            mutual,
+            ~codes.is_in(_COMPLEMENTARY),
+            "result",
+            codes,
+            pl.format(
+                "round {}: results of players {} ('{}') and {} ('{}') do not fit together",
+                rnd,
+                me,
+                pl.col("result_code"),
+                opp,
+                pl.col("their_code"),
+            ),
+            ERROR,
+        ),
+        _flag(
+            mutual,
+            pl.col("color").is_not_null() & (pl.col("color") == pl.col("their_color")),
+            "color",
+            pl.col("color"),
+            pl.format(
+                "round {}: players {} and {} both have colour '{}'", rnd, me, opp, pl.col("color")
+            ),
+            WARNING,
+        ),
+    ]
+    return problems
+
+
+def _points_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.DataFrame]:
+    if games.height == 0:
+        totals = players.select("start_number", "line_no", "points").with_columns(total=pl.lit(0.0))
+    else:
+        sums = games.group_by("line_no").agg(total=pl.col("score").sum())
+        totals = players.join(sums, on="line_no", how="left").with_columns(
+            pl.col("total").fill_null(0.0)
+        )
+    return [
+        _flag(
+            totals,
+            pl.col("points").is_not_null() & ((pl.col("points") - pl.col("total")).abs() > 1e-6),
+            "points",
+            pl.col("points"),
+            pl.format(
+                "player {}: points column says {} but the round results add up to {}",
+                pl.col("start_number"),
+                pl.col("points"),
+                pl.col("total"),
+            ),
+            WARNING,
+        )
+    ]
+
+
+# --------------------------------------------------------------------------- national
+
+
+def _national(
+    lines: pl.DataFrame, players: pl.DataFrame
+) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    # TRF-26 national lines are keyed by a federation code; the legend lines of the
+    # draft ("DDD SSSS ...", "III TT ...") also start with 3 capitals but have no
+    # start number, and "XX?" records are pairing-program extensions.
+    nat = lines.filter(
+        pl.col("rid").str.contains(r"^[A-Z]{3}$")
+        & ~pl.col("rid").str.starts_with("XX")
+        & (pl.col("text").str.slice(3, 1) == " ")
+        & pl.col("text").str.slice(4, 4).str.strip_chars().str.contains(r"^[0-9]+$")
+    )
+    if nat.height == 0:
+        return _empty(NATIONAL_SCHEMA), []
+    birth_date, _, birth_status = birth_date_exprs(_field(70, 10))
+    raw = nat.with_columns(
+        federation_code=pl.col("rid"),
+        start_number=_int(_field(5, 4), pl.Int32()),
+        national_id=_blank_to_null(_field(58, 11)),
+        rating_raw=_field(49, 4).str.strip_chars(),
+        classification=_blank_to_null(_field(11, 3)),
+        name=_field(15, 33).str.strip_chars(),
+        birth_raw=_field(70, 10).str.strip_chars(),
+        birth_date=birth_date,
+        birth_status=birth_status,
+    ).with_columns(national_rating=_int(pl.col("rating_raw"), pl.Int32()))
+    known = players.select("start_number").unique()
+    sn = pl.col("start_number")
+    problems = [
+        _flag(
+            raw.join(known, on="start_number", how="anti"),
+            pl.lit(True),
+            "start number",
+            sn,
+            pl.format(
+                "national record {}: start number {} has no player (001) line",
+                pl.col("rid"),
+                sn,
+            ),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            (pl.col("rating_raw") != "") & pl.col("national_rating").is_null(),
+            "national rating",
+            pl.col("rating_raw"),
+            pl.format(
+                "national record {} for player {}: rating '{}' is not a number; left empty",
+                pl.col("rid"),
+                sn,
+                pl.col("rating_raw"),
+            ),
+            WARNING,
+        ),
+        _flag(
+            raw,
+            pl.col("birth_status").is_in(["unreadable", "invalid"]),
+            "birth date",
+            pl.col("birth_raw"),
+            pl.format(
+                "national record {} for player {}: birth date '{}' cannot be read; left empty",
+                pl.col("rid"),
+                sn,
+                pl.col("birth_raw"),
+            ),
+            WARNING,
+        ),
+    ]
+    national = (
+        raw.with_columns(
+            national_rating=pl.when(pl.col("national_rating") != 0).then(pl.col("national_rating"))
+        )
+        # Start number 0 names nobody (warned above as having no player line).
+        .filter(pl.col("start_number") != 0)
+        .select(pl.col(name).cast(dtype) for name, dtype in NATIONAL_SCHEMA.items())
+    )
+    return national, problems
+
+
+# --------------------------------------------------------------------------- format
+
+# FIDE ids have six digits or more; the Irish ICU exports (the "KRAUSE" dialect) write their
+# federation's own ids, a few thousand, in the same column
+SMALLEST_FIDE_ID = 100_000
+
+
+def _without_national_ids(players: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """Players of an ICU export without the FIDE ids of its id column when every id there is
+    too small to be FIDE's: they are the Irish federation's (and the ratings beside them
+    too), and read as FIDE ids they would make FIDE-rated players of its players."""
+    ids = players.get_column("fide_id").drop_nulls()
+    if ids.len() == 0 or int(ids.max()) >= SMALLEST_FIDE_ID:  # type: ignore[arg-type]
+        return players, []
+    return players.with_columns(pl.lit(None, dtype=pl.Int64).alias("fide_id")), [
+        _problem(
+            None,
+            "FIDE id",
+            None,
+            f"the id column holds no FIDE id (all {ids.len()} are under {SMALLEST_FIDE_ID:,}): "
+            "an Irish ICU export, whose ids and ratings are the Irish federation's; the ids "
+            "are left out, the players are not FIDE-rated",
+            WARNING,
+        )
+    ]
+
+
+def _detect_format(
+    lines: pl.DataFrame, games: pl.DataFrame, national: pl.DataFrame, bare_dash: bool
+) -> str:
+    """Best-effort dialect name; it only labels the file, parsing does not depend on it."""
+    rids = set(lines.get_column("rid").unique().to_list())
+    if rids & set(_TRF26_IDS) or national.height > 0:
+        return "TRF-26"
+    codes = set(games.get_column("result_code").unique().to_list())
+    if codes & set(_BYE_CODES) or any(r.startswith("XX") for r in rids):
+        return "TRF-16"
+    # The Irish ICU exports write unknown byes as a bare "-" without result and use
+    # two-digit-year dates; neither appears in files from FIDE-endorsed programs.
+    dates = [
+        lines.filter(pl.col("rid") == rid).get_column("text").str.slice(4).to_list()
+        for rid in ("042", "052")
+    ]
+    short = any(read_date(t).status == "ambiguous" for ts in dates for t in ts)
+    if bare_dash or short:
+        return "KRAUSE"
+    return "TRF-06"
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+# a letter as UTF-8 writes it (a lead byte and its continuation bytes): in a file that is not
+# UTF-8 as a whole, the sign of a second encoding
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}")
+
+
+def _first_accented_name(raw: bytes) -> tuple[int, str]:
+    """The line and the name (code page 850) of the first player whose name is not ASCII."""
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        name = line[_NAME_BYTES]
+        if line.startswith(b"001") and not name.isascii():
+            return number, name.decode("cp850").strip()
+    raise ValueError("no player's name is accented")
+
+
+def _first_non_utf8(raw: bytes) -> tuple[int, int]:
+    """The line and value of the first byte that is not UTF-8 (in a file known not to be)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return raw.count(b"\n", 0, error.start) + 1, raw[error.start]
+    raise ValueError("the bytes are UTF-8")
+
+
+def parse_trf(raw: bytes) -> ParsedTrf:
+    """Parse one TRF file. Never raises on bad data: see ``problems``."""
+    problems: list[pl.DataFrame] = []
+    text, encoding = decode_trf(raw)
+    if not raw.strip():
+        problems.append(_problem(None, "file", None, "the file is empty", ERROR))
+        text = ""
+    elif b"\x00" in raw:
+        # Latin-1 decodes anything, so NUL bytes are the sign of a binary or UTF-16 file.
+        problems.append(
+            _problem(
+                None,
+                "file",
+                None,
+                "the file contains NUL bytes: it is a binary or UTF-16 file, not TRF text",
+                ERROR,
+            )
+        )
+        text = ""
+    elif encoding in ("latin-1", "cp1252") and _UTF8_SEQUENCE.search(raw):
+        # valid UTF-8 letters beside bytes that are not: a file edited in two encodings. Read as
+        # Latin-1, each UTF-8 letter is two characters, shifting the columns after it
+        line, byte = _first_non_utf8(raw)
+        problems.append(
+            _problem(
+                line,
+                "encoding",
+                f"0x{byte:02X}",
+                "the file mixes UTF-8 with another encoding (this byte is not UTF-8): read as "
+                f"{encoding_name(encoding)}, a name with an accented letter is two characters "
+                "longer and the columns after it shift; save the whole file as UTF-8",
+                WARNING,
+            )
+        )
+    elif encoding == "cp850":
+        line, name = _first_accented_name(raw)
+        problems.append(
+            _problem(
+                line,
+                "encoding",
+                name,
+                "the file is in the DOS code page 850 (its players' names are letters only in "
+                "it; Windows-1252 would read Niccolò as Niccol•): read so; check the names, "
+                "and save the file as UTF-8",
+                WARNING,
+            )
+        )
+    elif encoding == "latin-1" and any("\x80" <= ch <= "\x9f" for ch in text):
+        problems.append(
+            _problem(
+                None,
+                "encoding",
+                None,
+                "the file is neither UTF-8 nor Latin-1 nor Windows-1252 (it holds bytes "
+                "between 0x80 and 0x9F that none of them gives a letter): some letters in "
+                "names may be wrong",
+                WARNING,
+            )
+        )
+
+    lines = pl.DataFrame(
+        {"text": text.split("\n") if text else []}, schema={"text": pl.String}
+    ).with_columns(
+        line_no=pl.int_range(1, pl.len() + 1, dtype=pl.Int32),
+        rid=pl.col("text").str.slice(0, 3),
+    )
+
+    header = _read_header(lines)
+    problems += header.problems
+    start, end, date_problems = _dates(header)
+    problems += date_problems
+
+    p001 = lines.filter(pl.col("rid") == "001")
+    problems.append(
+        _flag(
+            lines,
+            (pl.col("rid") != "001") & pl.col("text").str.contains(r"^\s+001\s"),
+            "player line",
+            pl.col("text"),
+            pl.lit("player line starts with spaces, so its columns cannot be read; ignored"),
+            ERROR,
+        )
+    )
+    if p001.height == 0 and text:
+        problems.append(_problem(None, "file", None, "no player lines (001 records) found", ERROR))
+
+    players, player_problems = _players(p001)
+    problems += player_problems
+
+    usable = p001.join(players.select("line_no", "start_number"), on="line_no", how="inner")
+    games, game_problems, bare_dash = _games(usable, _observed_rounds(p001))
+    problems += game_problems
+
+    # the rounds are those the player lines pair: a header's count says what was planned (a
+    # typo, or a file cut short, would otherwise add rounds nobody played, and carry a small
+    # tournament past a minimum number of rounds), and so do byes entered ahead
+    rounds = _paired_rounds(games)
+    problems += _round_count_problems(games, rounds, header)
+    games = games.filter(pl.col("round") <= rounds)
+    players, games, stand_in_problems = _without_bye_stand_ins(players, games)
+    problems += stand_in_problems
+    problems += _pairing_problems(games, players)
+    problems += _points_problems(games, players)
+
+    national, national_problems = _national(lines, players)
+    problems += national_problems
+
+    declared_players: int | None = None
+    if "062" in header.values:
+        line_no, value = header.values["062"]
+        if _is_count(value):
+            declared_players = int(value)
+            if declared_players != p001.height:
+                problems.append(
+                    _problem(
+                        line_no,
+                        "number of players",
+                        value,
+                        f"the header declares {declared_players} players but the file has "
+                        f"{p001.height} player lines",
+                        WARNING,
+                    )
+                )
+        elif value:
+            problems.append(
+                _problem(
+                    line_no,
+                    "number of players",
+                    value,
+                    f"number of players '{value}' is not a number; ignored",
+                    WARNING,
+                )
+            )
+
+    has_records = p001.height > 0 or bool(header.values)
+    file_format = _detect_format(lines, games, national, bare_dash) if has_records else None
+    if file_format == "KRAUSE":
+        players, id_problems = _without_national_ids(players)
+        problems += id_problems
+    tournament = pl.DataFrame(
+        [
+            {
+                "name": _header_text(header, "012"),
+                "city": _header_text(header, "022"),
+                "federation": _header_text(header, "032"),
+                "start_date": start,
+                "end_date": end,
+                "rounds": rounds,
+                "declared_players": declared_players,
+                "time_control": _header_text(header, "122"),
+                "chief_arbiter": _header_text(header, "102"),
+                "tournament_type": _header_text(header, "092"),
+                "format": file_format,
+                "encoding": encoding,
+                "is_team": bool(lines.get_column("rid").is_in(_TEAM_IDS).any()),
+            }
+        ],
+        schema=TOURNAMENT_SCHEMA,
+    )
+
+    problem_frame = (
+        pl.concat([_empty(PROBLEMS_SCHEMA), *problems], how="vertical")
+        .with_row_index("_order")
+        # Whole-file problems first, then in file order; stable within a line.
+        .sort([pl.col("line_no").is_not_null(), "line_no", "_order"])
+        .drop("_order")
+    )
+    return ParsedTrf(
+        tournament=tournament,
+        players=players,
+        games=games,
+        national=national,
+        problems=problem_frame,
+    )
