@@ -60,7 +60,7 @@ def history_file(out: Path, small: bool) -> tuple[Path, HistorySize]:
 def run_flow(warehouse: Path, first: date, last: date) -> dict[str, float | None]:
     from prefect import flow
 
-    from flows.recalculate import recalculate_flow
+    from flows.elo.recalculate import recalculate_flow
     from flows.runtime import quiet_flow_settings
 
     @flow(name="warm-up")
@@ -94,7 +94,8 @@ class PeriodInputs:
 def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodInputs]:
     """Every list date's engine inputs, in order, as the recalculation builds them: each list
     is built (untimed) from the one before."""
-    from flows.lists import load_history, load_rulebook
+    from flows.elo.periods import load_history
+    from flows.elo.rulebook import load_rulebook
     from flows.warehouse import Warehouse
     from transforms.elo.lists import build_list, period_facts, period_players, split_history
     from transforms.elo.period import engine_frames

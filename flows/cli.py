@@ -2,6 +2,10 @@
 
 Each verb runs one Prefect flow locally (a temporary server starts the first time: allow a few
 seconds). Errors are one line on stderr and a non-zero exit; ``--debug`` shows the traceback.
+
+A verb imports its flows when it runs, not when this module loads: parsing the arguments (and
+``--help``) must not pay for importing Prefect and every flow (seconds). Verbs that take any
+system dispatch through :mod:`flows.systems`.
 """
 
 from __future__ import annotations
@@ -16,12 +20,12 @@ from pathlib import Path
 
 from polars.exceptions import PanicException
 
-from flows.runtime import configure_prefect_environment, counted
-from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
+from flows.console import counted
+from flows.runtime import configure_prefect_environment
+from schemas.inputs import ALL_SYSTEMS
 
 DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
 ALL_LIST_SYSTEMS = list(ALL_SYSTEMS)
-RUBELE_SYSTEMS = [system for system in ALL_SYSTEMS if system not in CHESS_SYSTEMS]
 
 
 def _iso_date(text: str) -> date:
@@ -96,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         "ingest-draughts",
         help="ingest draughts deliveries (tournaments.csv + games CSV files) from an inbox",
         description="Every folder under INBOX holding a tournaments.csv is a draughts delivery "
-        "(format in the README). Bad rows are rejected with their reason and their tournaments "
+        "(format in docs/INPUTS.md). Bad rows are rejected with their reason and their tournaments "
         "quarantined; the rest loads. Re-running the same inbox adds nothing.",
     )
     draughts.add_argument("inbox", type=_existing_dir, metavar="INBOX")
@@ -173,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_ingest(args: argparse.Namespace) -> None:
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     counts = ingest_flow(args.inbox, args.warehouse, args.national_federation)
     _refused_deliveries(counts)
@@ -186,7 +190,7 @@ def _run_load_registry(args: argparse.Namespace) -> None:
 
 
 def _run_load_fid_registry(args: argparse.Namespace) -> None:
-    from flows.draughts import load_fid_registry_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     _refused_snapshot(load_fid_registry_flow(args.folder, args.as_of, args.warehouse))
 
@@ -212,13 +216,13 @@ def _refused_deliveries(counts: dict[str, int]) -> None:
 
 
 def _run_ingest_draughts(args: argparse.Namespace) -> None:
-    from flows.draughts import ingest_draughts_flow
+    from flows.rubele.ingest import ingest_draughts_flow
 
     _refused_deliveries(ingest_draughts_flow(args.inbox, args.warehouse))
 
 
 def _run_import_list(args: argparse.Namespace) -> None:
-    from flows.lists import import_list_flow
+    from flows.import_list import import_list_flow
     from flows.preflight import check_import
 
     check_import(args.system, args.list_date)
@@ -230,14 +234,9 @@ def _run_quarterly(args: argparse.Namespace) -> None:
 
     check_list_date(args.system, args.list_date, args.rulebook)
     require_warehouse(args.warehouse)
-    if args.system in RUBELE_SYSTEMS:
-        from flows.draughts import rubele_quarterly_flow
+    from flows.systems import rating_system
 
-        rubele_quarterly_flow(args.system, args.list_date, args.warehouse, args.rulebook)
-        return
-    from flows.lists import quarterly_flow
-
-    quarterly_flow(args.system, args.list_date, args.warehouse, args.rulebook)
+    rating_system(args.system).publish(args.list_date, args.warehouse, args.rulebook)
 
 
 def _run_recalculate(args: argparse.Namespace) -> None:
@@ -280,21 +279,10 @@ def _recalculate_system(
     rulebook: str | None = None,
     scenario: str = "official",
 ) -> None:
-    from flows.recalculate import recalculate_flow
+    from flows.systems import rating_system
 
-    if system in RUBELE_SYSTEMS:
-        from flows.draughts import rubele_recalculate_flow
-
-        rubele_recalculate_flow(system, warehouse, start, end, rulebook, scenario, stale=stale)
-        return
-    recalculate_flow(
-        system,
-        warehouse,
-        start=start,
-        end=end,
-        stale=stale,
-        rulebook_path=rulebook,
-        scenario=scenario,
+    rating_system(system).replay(
+        warehouse, start=start, end=end, stale=stale, rulebook_path=rulebook, scenario=scenario
     )
 
 

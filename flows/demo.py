@@ -13,18 +13,14 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows.draughts import (
-    RUBELE_SYSTEMS,
-    ingest_draughts_flow,
-    load_fid_registry_flow,
-    load_rubele_rulebook,
-    rubele_quarterly_flow,
-)
-from flows.ingest import ingest_flow
-from flows.lists import FSI_SYSTEMS, import_list_flow, load_rulebook, quarterly_flow
+from flows.console import say
+from flows.elo.ingest import ingest_flow
+from flows.import_list import import_list_flow
 from flows.registry import load_registry_flow
-from flows.runtime import say
+from flows.rubele.ingest import ingest_draughts_flow
+from flows.rubele.registry import load_fid_registry_flow
 from flows.status import status_text
+from flows.systems import SYSTEMS, rating_system
 from flows.warehouse import Warehouse, query_frame, read_sql
 from synthetic.demo_files import write_demo_federation, write_draughts_federation
 from transforms.lists.periods import assign_list_dates, list_dates_between
@@ -56,8 +52,7 @@ def lists_to_publish(warehouse: str, system: str, after: date | None) -> list[da
     if received.height == 0:
         return []
     first_receipt: date = received.get_column("received_on").min()  # type: ignore[assignment]
-    rulebook = load_rubele_rulebook(system) if system in RUBELE_SYSTEMS else load_rulebook(system)
-    calendar = rulebook.era_at(after or first_receipt).calendar
+    calendar = rating_system(system).calendar_at(after or first_receipt)
     dated = assign_list_dates(received, calendar).get_column("list_date")
     first: date = dated.min() if after is None else after  # type: ignore[assignment]
     last: date = dated.max()  # type: ignore[assignment]
@@ -104,11 +99,13 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
     ingest_flow(str(demo_dir / "deliveries"), warehouse)
     opening = {system: list_date for system, list_date, _ in published_lists(demo_dir)}
     published = []
-    for system in FSI_SYSTEMS:  # Elo Italia first: rapid newcomers may enter with it
-        for list_date in lists_to_publish(warehouse, system, opening.get(system)):
-            say(f"demo: publishing the {system} list of {list_date}")
-            quarterly_flow(system, list_date, warehouse)
-            published.append(system)
+    # the chess systems, in the registry's order: Elo Italia first, rapid newcomers may enter
+    # with it
+    for system in (rating for rating in SYSTEMS.values() if rating.family == "elo"):
+        for list_date in lists_to_publish(warehouse, system.name, opening.get(system.name)):
+            say(f"demo: publishing the {system.name} list of {list_date}")
+            system.publish(list_date, warehouse)
+            published.append(system.name)
     draughts = write_draughts_federation(demo_dir, seed=seed)
     say(
         f"demo: the draughts federation: {draughts.tournaments} tournaments, "
@@ -120,11 +117,11 @@ def demo_flow(out: str, warehouse: str, seed: int = 2027) -> None:
         load_fid_registry_flow(str(folder), as_of, warehouse)
     say("demo: ingesting draughts deliveries")
     ingest_draughts_flow(str(draughts.inbox), warehouse)
-    for system in RUBELE_SYSTEMS:
-        for list_date in lists_to_publish(warehouse, system, None):
-            say(f"demo: publishing the {system} list of {list_date}")
-            rubele_quarterly_flow(system, list_date, warehouse)
-            published.append(system)
+    for system in (rating for rating in SYSTEMS.values() if rating.family == "rubele"):
+        for list_date in lists_to_publish(warehouse, system.name, None):
+            say(f"demo: publishing the {system.name} list of {list_date}")
+            system.publish(list_date, warehouse)
+            published.append(system.name)
     say(status_text(warehouse))
     for system in dict.fromkeys([*opening, *published]):
         say(ranking_text(warehouse, system))

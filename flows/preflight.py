@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from datetime import date
 
-from flows.deploy import calendar_at
-from flows.lists import (
-    ListError,
+from flows.publishing.arguments import (
     refuse_a_day_off_the_calendar,
     refuse_an_open_window,
     refuse_bad_scenario_name,
     replay_dates,
 )
+from flows.systems import rating_system
 from flows.warehouse import Warehouse, WarehouseError
-from schemas.inputs import ALL_SYSTEMS
 
 
 def require_warehouse(path: str) -> None:
@@ -29,7 +27,8 @@ def require_warehouse(path: str) -> None:
 
 def check_list_date(system: str, list_date: date, rulebook_path: str | None) -> None:
     """A list to publish: its date is one of the calendar in force then, its window closed."""
-    calendar = calendar_at(system, list_date, rulebook_path)  # the rulebook must load, too
+    # the rulebook must load, too
+    calendar = rating_system(system).calendar_at(list_date, rulebook_path)
     refuse_a_day_off_the_calendar(system, calendar, list_date)
     refuse_an_open_window(system, calendar, list_date)
 
@@ -40,7 +39,7 @@ def check_replay(
     """A replay from ``start`` to ``end``: some list date between them, the last one's window
     closed, and a scenario name the warehouse can keep."""
     refuse_bad_scenario_name(scenario)
-    calendar = calendar_at(system, start, rulebook_path)
+    calendar = rating_system(system).calendar_at(start, rulebook_path)
     dates = replay_dates(system, calendar, start, end)
     refuse_an_open_window(system, calendar, dates[-1])
 
@@ -48,6 +47,5 @@ def check_replay(
 def check_import(system: str, list_date: date) -> None:
     """A federation's list to import: a system the project knows, on one of its list dates
     (the lists after it could never follow it otherwise)."""
-    if system not in ALL_SYSTEMS:
-        raise ListError(f"unknown system {system!r}; expected one of {', '.join(ALL_SYSTEMS)}")
-    refuse_a_day_off_the_calendar(system, calendar_at(system, list_date), list_date)
+    calendar = rating_system(system).calendar_at(list_date)
+    refuse_a_day_off_the_calendar(system, calendar, list_date)

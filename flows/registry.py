@@ -11,8 +11,9 @@ import duckdb
 import polars as pl
 from prefect import flow
 
+from flows.console import say
 from flows.inputs import CsvInput, read_csv_text
-from flows.runtime import RunRecord, failure_recorded, publish_markdown, say
+from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import Membership, RegistryPlayer

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import duckdb
 
+from flows.console import say
 from flows.warehouse import Warehouse, execute
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -179,20 +180,3 @@ def artifact_key(*parts: str) -> str:
     """A Prefect artifact key (lowercase letters, digits and dashes) naming what a report is
     about: a system's recalculation, or a scenario's (which must not replace the official one)."""
     return "-".join(re.sub(r"[^a-z0-9]+", "-", part.lower()).strip("-") for part in parts)
-
-
-def counted(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 list date``, ``2 list dates``: a count with its noun in the right number."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
-
-
-def say(message: str) -> None:
-    """A progress line for the analyst on stdout, also kept in the Prefect run's log."""
-    print(message, flush=True)
-    try:
-        from prefect.exceptions import MissingContextError
-        from prefect.logging import get_run_logger
-
-        get_run_logger().info(message)
-    except (ImportError, MissingContextError):
-        pass

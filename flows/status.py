@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import duckdb
 
-from flows.runtime import counted
+from flows.console import counted
+from flows.publishing.staleness import StaleList
+from flows.systems import SYSTEMS, rating_system
 from flows.warehouse import Warehouse, query_frame, read_sql
-
-if TYPE_CHECKING:
-    from flows.recalculate import StaleList
 
 
 def status_text(warehouse: str) -> str:
@@ -32,27 +29,14 @@ def status_text(warehouse: str) -> str:
 
 def stale_of(con: duckdb.DuckDBPyConnection, system: str) -> list[StaleList]:
     """The official lists of ``system`` that a replay under its rulebook would change."""
-    from flows.draughts import RUBELE_SYSTEMS, load_rubele_rulebook, rubele_list_fingerprint
-    from flows.lists import load_rulebook
-    from flows.recalculate import stale_lists
-
-    if system in RUBELE_SYSTEMS:
-        return stale_lists(con, system, load_rubele_rulebook(system), rubele_list_fingerprint)
-    return stale_lists(con, system, load_rulebook(system))
+    return rating_system(system).stale_lists(con)
 
 
 def published_systems(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """Systems with official lists, in the order a cascade replays them (Elo Italia before
     Elo Rapid, whose newcomers read it), each with its number of list dates."""
-    from flows.draughts import RUBELE_SYSTEMS
-    from flows.lists import FSI_SYSTEMS
-
     published = dict(query_frame(con, read_sql("queries/published_systems.sql")).rows())
-    return {
-        system: published[system]
-        for system in (*FSI_SYSTEMS, *RUBELE_SYSTEMS)
-        if system in published
-    }
+    return {system: published[system] for system in SYSTEMS if system in published}
 
 
 def _list_lines(warehouse: str) -> list[str]:

@@ -30,6 +30,8 @@ from typing import IO
 import duckdb
 import polars as pl
 
+from flows.console import say
+
 SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
 MIGRATIONS_DIR = SQL_DIR / "migrations"
 VIEWS_FILE = SQL_DIR / "views.sql"
@@ -418,8 +420,6 @@ def _lock_writers(lock: IO[str], path: Path) -> None:
             return
         except BlockingIOError:
             pass
-    from flows.runtime import say  # flows.runtime imports this module
-
     say(f"waiting for another run to finish writing {path}…")
     fcntl.flock(lock, fcntl.LOCK_EX)
 

@@ -9,6 +9,7 @@ import duckdb
 import polars as pl
 
 from flows.inputs import InputFile
+from flows.reports import problems_section
 from flows.warehouse import execute, query_frame, read_sql
 
 RECORD_COLUMNS = [
@@ -190,8 +191,6 @@ def record_problems(
 def recorded_problems_section(con: duckdb.DuckDBPyConnection, run_id: str) -> str:
     """The report sections listing what this run rejected and warned of (inside its
     transaction, after :func:`record_problems`)."""
-    from flows.report import problems_section
-
     return problems_section(
         query_frame(con, read_sql("queries/run_problems.sql"), {"run_id": run_id})
     )

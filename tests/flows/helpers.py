@@ -78,7 +78,7 @@ def deliver_a_corrected_tournament(
     """Re-deliver the first Elo Italia tournament received in 2019's second quarter with one
     decisive game reversed (with its first receipt date, or ``received_on``), and ingest it;
     returns the tournament's id and the number of new tournament versions."""
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
     from flows.warehouse import Warehouse
 
     with Warehouse(warehouse).reader() as con:

@@ -92,7 +92,7 @@ def test_recalculate_needs_a_system_unless_it_replays_every_stale_list(capsys, t
 def test_stale_alone_replays_every_system_elo_italia_before_elo_rapid(
     capsys, season_warehouse, tmp_path
 ):
-    from flows.recalculate import recalculate_flow
+    from flows.elo.recalculate import recalculate_flow
     from flows.status import published_systems, stale_of
     from flows.warehouse import Warehouse
     from tests.flows.helpers import deliver_a_corrected_tournament
@@ -130,11 +130,11 @@ def test_stale_alone_replays_every_system_elo_italia_before_elo_rapid(
 
 
 def test_serve_knows_the_calendar_of_every_system():
-    from flows.deploy import calendar_at
+    from flows.systems import rating_system
     from transforms.lists.periods import cron_for
 
     crons = {
-        system: cron_for(calendar_at(system, date(2026, 12, 2)))
+        system: cron_for(rating_system(system).calendar_at(date(2026, 12, 2)))
         for system in ("elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale")
     }
     assert crons == {
@@ -227,9 +227,9 @@ def test_an_interrupt_says_whether_the_warehouse_was_written(capsys, monkeypatch
 
 
 def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path):
-    import flows.draughts
-    import flows.ingest
+    import flows.elo.ingest
     import flows.registry
+    import flows.rubele.ingest
 
     warehouse = str(tmp_path / "w.duckdb")
     monkeypatch.setattr(flows.registry, "load_registry_flow", lambda *args: {"refused": 1})
@@ -237,40 +237,37 @@ def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path)
     assert main(load) == 1
     assert "the snapshot was refused: nothing was loaded" in capsys.readouterr().err
     refused = {"deliveries": 2, "deliveries_refused": 2}
-    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: refused)
+    monkeypatch.setattr(flows.elo.ingest, "ingest_flow", lambda *args: refused)
     assert main(["ingest", str(tmp_path), "--warehouse", warehouse]) == 1
     assert "all 2 deliveries were refused whole: nothing was read" in capsys.readouterr().err
     # docs/DESIGN.md: a run that completed exits 0; its report names the delivery refused
     some = {"deliveries": 3, "deliveries_refused": 2}
-    monkeypatch.setattr(flows.ingest, "ingest_flow", lambda *args: some)
+    monkeypatch.setattr(flows.elo.ingest, "ingest_flow", lambda *args: some)
     assert main(["ingest", str(tmp_path), "--warehouse", warehouse]) == 0
     one = {"deliveries": 1, "deliveries_refused": 1}
-    monkeypatch.setattr(flows.draughts, "ingest_draughts_flow", lambda *args: one)
+    monkeypatch.setattr(flows.rubele.ingest, "ingest_draughts_flow", lambda *args: one)
     assert main(["ingest-draughts", str(tmp_path), "--warehouse", warehouse]) == 1
     assert "the delivery was refused whole" in capsys.readouterr().err
-    monkeypatch.setattr(flows.draughts, "ingest_draughts_flow", lambda *args: some)
+    monkeypatch.setattr(flows.rubele.ingest, "ingest_draughts_flow", lambda *args: some)
     assert main(["ingest-draughts", str(tmp_path), "--warehouse", warehouse]) == 0
 
 
 def _flows_never_start(monkeypatch):
     """Every flow a refused command could reach fails the test if it is called."""
-    import flows.draughts
-    import flows.lists
-    import flows.recalculate
+    import dataclasses
+
+    import flows.import_list
     import flows.registry
+    import flows.systems
 
     def started(*args, **kwargs):
         pytest.fail("the flow started: the arguments were not checked before Prefect")
 
-    for module, name in (
-        (flows.lists, "quarterly_flow"),
-        (flows.lists, "import_list_flow"),
-        (flows.recalculate, "recalculate_flow"),
-        (flows.draughts, "rubele_quarterly_flow"),
-        (flows.draughts, "rubele_recalculate_flow"),
-        (flows.registry, "merge_player_flow"),
-    ):
-        monkeypatch.setattr(module, name, started)
+    for name, system in flows.systems.SYSTEMS.items():
+        never = dataclasses.replace(system, quarterly=started, recalculate=started)
+        monkeypatch.setitem(flows.systems.SYSTEMS, name, never)
+    monkeypatch.setattr(flows.import_list, "import_list_flow", started)
+    monkeypatch.setattr(flows.registry, "merge_player_flow", started)
 
 
 def test_arguments_are_refused_before_prefect_starts(capsys, monkeypatch, tmp_path):

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.usefixtures("prefect_server")
 
 
 def test_a_reader_process_polls_without_error_during_ingests(tmp_path):
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     warehouse = tmp_path / "w.duckdb"
     # an empty warehouse exists before the reader starts

@@ -115,7 +115,8 @@ def test_snapshots_are_read_as_they_stood_and_reloads_change_nothing(tmp_path):
 
 
 def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(tmp_path):
-    from flows.lists import ListError, import_list_flow
+    from flows.import_list import import_list_flow
+    from flows.publishing.arguments import ListError
 
     warehouse = str(tmp_path / "w.duckdb")
     listing = tmp_path / "list.csv"
@@ -146,7 +147,7 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
 
 
 def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
     from flows.registry import load_registry_flow, merge_player_flow
 
     warehouse = str(tmp_path / "w.duckdb")
@@ -197,7 +198,7 @@ def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
 def _two_players_waiting(tmp_path: Path) -> tuple[str, list[tuple]]:
     """A warehouse with the January registry and AR-1 ingested, whose two foreign players
     wait with provisional ids: the warehouse, and (provisional_id, fide_id) of each."""
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
     from flows.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")

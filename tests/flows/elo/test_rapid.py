@@ -12,8 +12,8 @@ FIRST, LAST = date(2019, 4, 1), date(2020, 1, 1)
 
 
 def test_rapid_lists_have_letters_that_only_go_up(season_warehouse):
-    from flows.lists import quarterly_flow
-    from flows.recalculate import recalculate_flow
+    from flows.elo.lists import quarterly_flow
+    from flows.elo.recalculate import recalculate_flow
 
     warehouse = str(season_warehouse(2019))
     recalculate_flow("elo_italia", warehouse, FIRST, LAST)  # rapid newcomers may enter with it
@@ -78,7 +78,8 @@ def test_too_small_rapid_tournaments_are_quarantined_with_the_reason(season_ware
 
 
 def test_an_imported_rapid_list_keeps_its_letters_and_refuses_unknown_ones(tmp_path):
-    from flows.lists import ListError, import_list_flow
+    from flows.import_list import import_list_flow
+    from flows.publishing.arguments import ListError
 
     warehouse = str(tmp_path / "w.duckdb")
     listing = tmp_path / "elo_rapid.csv"
@@ -120,7 +121,9 @@ def test_an_imported_rapid_list_keeps_its_letters_and_refuses_unknown_ones(tmp_p
 
 
 def test_a_first_list_with_no_tournament_is_refused_not_published_empty(tmp_path):
-    from flows.lists import ListError, import_list_flow, quarterly_flow
+    from flows.elo.lists import quarterly_flow
+    from flows.import_list import import_list_flow
+    from flows.publishing.arguments import ListError
 
     warehouse = str(tmp_path / "w.duckdb")
     listing = tmp_path / "elo_italia.csv"

@@ -15,6 +15,8 @@ import polars as pl
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
+from flows.console import say
+from flows.elo.rulebook import load_rulebook
 from flows.inputs import (
     MANIFEST_NAME,
     Delivery,
@@ -22,9 +24,8 @@ from flows.inputs import (
     read_delivery,
     unlisted_problems,
 )
-from flows.lists import load_rulebook
-from flows.report import ingest_report
-from flows.runtime import RunRecord, failure_recorded, publish_markdown, say
+from flows.reports import problems_section
+from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
 from schemas.inputs import CHESS_SYSTEMS, ManifestRow
@@ -364,3 +365,44 @@ def ingest_flow(
     publish_markdown(report, key="ingest-report")
     say(report)
     return run.counts
+
+
+def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome]) -> str:
+    counts = run.counts
+    lines = [
+        f"# Ingest run {run.run_id}",
+        "",
+        f"- deliveries read: {counts['deliveries']}",
+        f"- new tournament versions: {counts['tournaments_new_versions']} "
+        f"({counts['tournaments_accepted']} accepted, "
+        f"{counts['tournaments_quarantined']} quarantined)",
+        f"- tournaments unchanged since an earlier ingest: {counts['tournaments_unchanged']}",
+        f"- played games in new versions: {counts['games_played']}",
+        f"- players not found in the registry (provisional ids): {counts['players_unmatched']}",
+        f"- new rejections: {counts['rejections_new']}; new warnings: {counts['warnings_new']}",
+    ]
+    problem_frames = [
+        outcome.manifest_problems.with_columns(
+            pl.lit(outcome.delivery.manifest.file.name).alias("file_name"),
+            pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+        ).select("file_name", "tournament_id", "line_no", "field", "value", "reason", "severity")
+        for outcome in outcomes
+    ] + [
+        intake.problems.with_columns(pl.lit(intake.tournament_id).alias("tournament_id")).select(
+            "file_name", "tournament_id", "line_no", "field", "value", "reason", "severity"
+        )
+        for outcome in outcomes
+        for intake in outcome.intakes
+    ]
+    problems = pl.concat(problem_frames) if problem_frames else pl.DataFrame()
+    quarantined = [
+        intake for outcome in outcomes for intake in outcome.intakes if intake.status != "accepted"
+    ]
+    if quarantined:
+        lines += ["", "## Quarantined tournaments (not rated until delivered again)"]
+        for intake in quarantined:
+            first = intake.errors.row(0, named=True) if intake.errors.height else None
+            reason = first["reason"] if first else "the manifest row was rejected"
+            lines.append(f"- {intake.tournament_id}: {reason}")
+    report = "\n".join(lines) + "\n"
+    return report + (problems_section(problems) if problems.height else "")

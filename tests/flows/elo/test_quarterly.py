@@ -19,7 +19,7 @@ def loaded_warehouse(season_warehouse) -> Path:
 
 
 def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):
-    from flows.lists import quarterly_flow
+    from flows.elo.lists import quarterly_flow
 
     counts = quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
     assert counts["new_revision"] == 1
@@ -83,7 +83,8 @@ def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):
 
 
 def test_a_list_needs_the_one_before_it(loaded_warehouse):
-    from flows.lists import ListError, quarterly_flow
+    from flows.elo.lists import quarterly_flow
+    from flows.publishing.arguments import ListError
 
     with pytest.raises(ListError, match=f"list of {SEASON}-07-01 has not been published"):
         quarterly_flow("elo_italia", date(SEASON, 10, 1), str(loaded_warehouse))
@@ -92,7 +93,7 @@ def test_a_list_needs_the_one_before_it(loaded_warehouse):
 
 
 def test_a_new_revision_from_a_quarterly_run_records_its_differences(loaded_warehouse, tmp_path):
-    from flows.lists import quarterly_flow
+    from flows.elo.lists import quarterly_flow
     from tests.flows.helpers import deliver_a_corrected_tournament
 
     warehouse = str(loaded_warehouse)
@@ -116,7 +117,7 @@ def test_a_new_revision_from_a_quarterly_run_records_its_differences(loaded_ware
 
 
 def test_an_imported_list_warns_of_what_it_cannot_take_as_it_is(tmp_path):
-    from flows.lists import import_list_flow
+    from flows.import_list import import_list_flow
 
     listing = tmp_path / "list.csv"
     listing.write_text(
@@ -138,8 +139,9 @@ def test_an_imported_list_warns_of_what_it_cannot_take_as_it_is(tmp_path):
 
 
 def test_a_list_is_refused_while_a_list_before_it_is_stale(loaded_warehouse, tmp_path):
-    from flows.lists import ListError, quarterly_flow
-    from flows.recalculate import recalculate_flow
+    from flows.elo.lists import quarterly_flow
+    from flows.elo.recalculate import recalculate_flow
+    from flows.publishing.arguments import ListError
     from tests.flows.helpers import deliver_a_corrected_tournament
 
     warehouse = str(loaded_warehouse)
@@ -161,13 +163,14 @@ def test_a_list_is_refused_while_a_list_before_it_is_stale(loaded_warehouse, tmp
 
 
 def test_a_list_whose_receipt_window_is_still_open_is_refused(loaded_warehouse, monkeypatch):
-    import flows.lists
-    from flows.lists import ListError, quarterly_flow
+    import flows.publishing.arguments
+    from flows.elo.lists import quarterly_flow
+    from flows.publishing.arguments import ListError
 
     # on 10 June the April list can be published; the July one takes what arrives up to 15 June
-    monkeypatch.setattr(flows.lists, "today", lambda: date(SEASON, 6, 10))
+    monkeypatch.setattr(flows.publishing.arguments, "today", lambda: date(SEASON, 6, 10))
     quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
     with pytest.raises(ListError, match=rf"received up to {SEASON}-06-15, a window still open"):
         quarterly_flow("elo_italia", date(SEASON, 7, 1), str(loaded_warehouse))
-    monkeypatch.setattr(flows.lists, "today", lambda: date(SEASON, 6, 16))
+    monkeypatch.setattr(flows.publishing.arguments, "today", lambda: date(SEASON, 6, 16))
     assert quarterly_flow("elo_italia", date(SEASON, 7, 1), str(loaded_warehouse))["revision"] == 1

@@ -5,6 +5,7 @@ from datetime import date, datetime
 import polars as pl
 import pytest
 
+from flows.elo.periods import fsi_fingerprint
 from flows.warehouse import Warehouse
 from tests.flows.helpers import deliver_a_corrected_tournament
 
@@ -12,7 +13,7 @@ pytestmark = pytest.mark.usefixtures("prefect_server")
 
 
 def _publish(warehouse, season: int) -> None:
-    from flows.recalculate import recalculate_flow
+    from flows.elo.recalculate import recalculate_flow
 
     recalculate_flow("elo_italia", str(warehouse), date(season, 4, 1), date(season + 1, 1, 1))
 
@@ -64,19 +65,23 @@ def test_the_2021_era_keeps_the_frozen_values(season_warehouse):
 
 
 def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_warehouse, tmp_path):
-    from flows.lists import fsi_fingerprints, load_rulebook
-    from flows.recalculate import fsi_fingerprint, recalculate_flow, stale_lists
+    from flows.elo.periods import fsi_fingerprints
+    from flows.elo.recalculate import recalculate_flow
+    from flows.elo.rulebook import load_rulebook
+    from flows.publishing.staleness import stale_lists
 
     warehouse = season_warehouse(2019)
     _publish(warehouse, 2019)
     before = _official(warehouse)
     rulebook = load_rulebook("elo_italia")
     with Warehouse(warehouse).reader() as con:
-        assert stale_lists(con, "elo_italia", rulebook) == []
+        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprint) == []
     assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections")[1] == 1
 
     with Warehouse(warehouse).reader() as con:
-        stale = [item.list_date for item in stale_lists(con, "elo_italia", rulebook)]
+        stale = [
+            item.list_date for item in stale_lists(con, "elo_italia", rulebook, fsi_fingerprint)
+        ]
         # a replay reads every date's fingerprint in one query: the same as one by one
         dates = [row[0] for row in before]
         together = fsi_fingerprints(con, "elo_italia", rulebook, dates)
@@ -92,7 +97,7 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
     ]
     assert {row[0] for row in after if row[1] == 2} == set(stale)
     with Warehouse(warehouse).reader() as con:
-        assert stale_lists(con, "elo_italia", rulebook) == []
+        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprint) == []
         old_kept = con.execute(
             "SELECT count(DISTINCT revision) FROM rating_list_revisions "
             "WHERE list_date = '2019-07-01'"
@@ -119,7 +124,7 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
 
 
 def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path):
-    from flows.recalculate import recalculate_flow
+    from flows.elo.recalculate import recalculate_flow
     from transforms.lists.eras import default_rulebook_path
 
     warehouse = season_warehouse(2019)
@@ -193,8 +198,8 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
 
 @pytest.mark.parametrize("name", ["", "K20", "k 20", "-k"])
 def test_a_scenario_name_is_lowercase_letters_digits_dashes(season_warehouse, name):
-    from flows.lists import ListError
-    from flows.recalculate import recalculate_flow
+    from flows.elo.recalculate import recalculate_flow
+    from flows.publishing.arguments import ListError
 
     warehouse = str(season_warehouse(2019))
     with pytest.raises(ListError, match="use lowercase letters, digits"):
@@ -202,8 +207,8 @@ def test_a_scenario_name_is_lowercase_letters_digits_dashes(season_warehouse, na
 
 
 def test_a_scenario_with_a_gap_is_refused_not_filled_with_official_lists(season_warehouse):
-    from flows.lists import ListError
-    from flows.recalculate import recalculate_flow
+    from flows.elo.recalculate import recalculate_flow
+    from flows.publishing.arguments import ListError
 
     warehouse = str(season_warehouse(2019))
     _publish(warehouse, 2019)
@@ -216,8 +221,8 @@ def test_a_scenario_with_a_gap_is_refused_not_filled_with_official_lists(season_
 
 
 def test_a_scenario_cannot_build_on_its_lists_of_another_rulebook(season_warehouse, tmp_path):
-    from flows.lists import ListError
-    from flows.recalculate import recalculate_flow
+    from flows.elo.recalculate import recalculate_flow
+    from flows.publishing.arguments import ListError
     from transforms.lists.eras import default_rulebook_path
 
     warehouse = str(season_warehouse(2019))
@@ -249,7 +254,7 @@ def test_a_scenario_cannot_build_on_its_lists_of_another_rulebook(season_warehou
 def test_a_list_that_fails_to_be_written_leaves_the_warehouse_as_it_was(
     season_warehouse, monkeypatch, tmp_path
 ):
-    import flows.recalculate as recalculate
+    import flows.elo.recalculate as recalculate
     from transforms.lists.eras import default_rulebook_path
 
     warehouse = season_warehouse(2019)
@@ -319,7 +324,8 @@ def test_the_history_read_gives_each_period_in_the_engines_order(season_warehous
     order and the games in order of receipt, and the split keeps both, so each period's
     entries reach the engine sorted (no sort a period) and each list date's games are one
     slice of the history's."""
-    from flows.lists import load_history, load_rulebook
+    from flows.elo.periods import load_history
+    from flows.elo.rulebook import load_rulebook
     from transforms.elo.lists import split_history
 
     warehouse = season_warehouse(2009)
@@ -341,8 +347,8 @@ def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
     # whether a replay ends there, goes on past it, or the quarterly flow publishes it alone
     # (a replay ending later used to see it, the others not, so the same inputs gave two
     # different lists and every replay wrote a new revision).
-    from flows.lists import quarterly_flow
-    from flows.recalculate import recalculate_flow
+    from flows.elo.lists import quarterly_flow
+    from flows.elo.recalculate import recalculate_flow
 
     warehouse = str(season_warehouse(2019))
     assert recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))[
@@ -373,8 +379,9 @@ def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
 def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
     # The demo's 2019-01-01 list is imported: computed from nothing, it would replace every
     # rating of the federation's published list, and the lists after it with it.
-    from flows.lists import ListError, quarterly_flow
-    from flows.recalculate import recalculate_flow
+    from flows.elo.lists import quarterly_flow
+    from flows.elo.recalculate import recalculate_flow
+    from flows.publishing.arguments import ListError
 
     warehouse = str(season_warehouse(2019))
     before = _official(warehouse)
@@ -405,8 +412,9 @@ def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
 
 
 def test_a_new_receipt_date_moves_a_tournament_and_it_is_rated_once(season_warehouse, tmp_path):
-    from flows.lists import load_rulebook
-    from flows.recalculate import recalculate_flow, stale_lists
+    from flows.elo.recalculate import recalculate_flow
+    from flows.elo.rulebook import load_rulebook
+    from flows.publishing.staleness import stale_lists
 
     warehouse = season_warehouse(2019)
     _publish(warehouse, 2019)
@@ -419,7 +427,9 @@ def test_a_new_receipt_date_moves_a_tournament_and_it_is_rated_once(season_wareh
     assert new_versions == 1
     with Warehouse(warehouse).reader() as con:
         # the list of 1 July rated the first version: it no longer holds the tournament
-        stale = [item.list_date for item in stale_lists(con, "elo_italia", rulebook)]
+        stale = [
+            item.list_date for item in stale_lists(con, "elo_italia", rulebook, fsi_fingerprint)
+        ]
         warned = con.execute(
             "SELECT reason FROM input_warning WHERE tournament_id = ? AND field = 'received_on'",
             [tournament_id],
@@ -434,15 +444,16 @@ def test_a_new_receipt_date_moves_a_tournament_and_it_is_rated_once(season_wareh
             "WHERE system = 'elo_italia' AND tournament_id = ? GROUP BY ALL ORDER BY ALL",
             [tournament_id],
         ).fetchall()
-        assert stale_lists(con, "elo_italia", rulebook) == []
+        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprint) == []
     assert rated_in == [(date(2019, 10, 1), 2)]
 
 
 def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(season_warehouse):
     import duckdb
 
-    from flows.lists import load_rulebook
-    from flows.recalculate import recalculate_flow, stale_lists
+    from flows.elo.recalculate import recalculate_flow
+    from flows.elo.rulebook import load_rulebook
+    from flows.publishing.staleness import stale_lists
 
     warehouse = str(season_warehouse(2019))
     recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
@@ -455,7 +466,7 @@ def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(sea
             "WHERE system = 'elo_italia' AND scenario = 'official' AND list_date = '2019-04-01'"
         )
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"))
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprint)
     assert [(stale.list_date, stale.reason) for stale in found] == [
         (
             date(2019, 7, 1),
@@ -468,9 +479,10 @@ def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(sea
 
 
 def test_a_late_tournament_is_named_as_new_in_the_stale_reason(season_warehouse, tmp_path):
-    from flows.ingest import ingest_flow
-    from flows.lists import load_rulebook
-    from flows.recalculate import recalculate_flow, stale_lists
+    from flows.elo.ingest import ingest_flow
+    from flows.elo.recalculate import recalculate_flow
+    from flows.elo.rulebook import load_rulebook
+    from flows.publishing.staleness import stale_lists
     from tests.flows.helpers import flip_one_decisive_game, write_manifest
 
     warehouse = str(season_warehouse(2019))
@@ -496,7 +508,7 @@ def test_a_late_tournament_is_named_as_new_in_the_stale_reason(season_warehouse,
         if folder == "first":
             recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"))
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprint)
     assert (found[0].list_date, found[0].reason) == (
         date(2019, 10, 1),
         "its inputs changed since it was written: new tournaments LATE-1",
@@ -507,8 +519,9 @@ def test_a_registry_snapshot_loaded_late_is_named_in_the_stale_reason(season_war
     import shutil
 
     from flows.demo import registry_snapshots
-    from flows.lists import load_rulebook
-    from flows.recalculate import recalculate_flow, stale_lists
+    from flows.elo.recalculate import recalculate_flow
+    from flows.elo.rulebook import load_rulebook
+    from flows.publishing.staleness import stale_lists
     from flows.registry import load_registry_flow
 
     warehouse = str(season_warehouse(2019))
@@ -525,7 +538,7 @@ def test_a_registry_snapshot_loaded_late_is_named_in_the_stale_reason(season_war
     (late / "memberships.csv").write_text("\n".join(memberships[:-1]) + "\n", encoding="utf-8")
     load_registry_flow(str(late), date(2019, 8, 15), warehouse)
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"))
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprint)
     assert found[0].list_date == date(2019, 10, 1)
     assert found[0].reason == (
         "its inputs changed since it was written: the registry snapshot of 2019-08-15 loaded"
@@ -535,8 +548,9 @@ def test_a_registry_snapshot_loaded_late_is_named_in_the_stale_reason(season_war
 def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_warehouse):
     # A provisional player whose first tournament was received late in the season: his merge
     # changes the lists from the one that takes that tournament, not every list of the system.
-    from flows.lists import load_rulebook
-    from flows.recalculate import recalculate_flow, stale_lists
+    from flows.elo.recalculate import recalculate_flow
+    from flows.elo.rulebook import load_rulebook
+    from flows.publishing.staleness import stale_lists
     from flows.registry import merge_player_flow
     from transforms.lists.periods import assign_list_dates
 
@@ -561,11 +575,11 @@ def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_w
     assert first_list > date(2019, 4, 1)  # the test needs a merge that spares some lists
     merge_player_flow(provisional, idle, warehouse)
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", rulebook)
+        found = stale_lists(con, "elo_italia", rulebook, fsi_fingerprint)
     assert found[0].list_date == first_list
     assert found[0].reason == "its inputs changed since it was written: 1 merge recorded"
     # a list of another system, which none of his tournaments feeds, is not told of the merge
-    from flows.recalculate import _inputs_changed_since
+    from flows.publishing.staleness import _inputs_changed_since
 
     with Warehouse(warehouse).reader() as con:
         rapid = con.execute(

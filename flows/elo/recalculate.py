@@ -11,60 +11,37 @@ from __future__ import annotations
 
 import contextvars
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from datetime import date, datetime
-from typing import Any
+from dataclasses import replace
+from datetime import date
 
 import duckdb
 import polars as pl
 from prefect import flow
 
-from flows.lists import (
-    FSI_SYSTEMS,
-    OFFICIAL,
-    ListError,
-    PeriodContext,
-    WrittenList,
-    as_previous,
-    diff_against,
+from flows.console import counted, say
+from flows.elo.lists import as_previous
+from flows.elo.periods import (
     facts_of,
+    fsi_fingerprint,
     fsi_fingerprints,
-    inputs_checksums,
     load_history,
-    load_rulebook,
     period_context,
-    read_previous,
-    refuse_a_scenario_on_another_rulebook,
-    refuse_bad_scenario_name,
-    refuse_imported_dates,
-    replay_dates,
-    revisions_in_force,
     validity_in_force,
-    write_list,
 )
-from flows.report import list_report, recalculation_report
-from flows.runtime import (
-    RunRecord,
-    artifact_key,
-    counted,
-    failure_recorded,
-    publish_markdown,
-    say,
-)
-from flows.warehouse import (
-    ROW_GROUP_ROWS,
-    BatchedInserts,
-    Warehouse,
-    execute,
-    query_frame,
-    read_sql,
-)
+from flows.elo.report import list_report
+from flows.elo.rulebook import FSI_SYSTEMS, load_rulebook
+from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_name, replay_dates
+from flows.publishing.context import PeriodContext, read_previous
+from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
+from flows.publishing.replay import finish_recalculation
+from flows.publishing.revisions import WrittenList, diff_against, revisions_in_force, write_list
+from flows.publishing.staleness import stale_lists
+from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown
+from flows.warehouse import ROW_GROUP_ROWS, BatchedInserts, Warehouse
 from transforms.elo.lists import ClosedList, close_list, publish_list, split_history
-from transforms.elo.rulebook import Rulebook
-from transforms.lists.notes import first_named
-from transforms.lists.periods import cutoff_for, receipt_window
+from transforms.lists.periods import cutoff_for
 
 # Rows of the lists replayed are appended in batches of one DuckDB row group per table: a
 # batch of lists appends several times faster than each list alone, and whole row groups leave
@@ -73,125 +50,6 @@ from transforms.lists.periods import cutoff_for, receipt_window
 # after its last list; with one row group that tail is about 0.6 s (measured with
 # bench/recalc_benchmark.py's history).
 LIST_ROWS_PER_INSERT = ROW_GROUP_ROWS
-
-
-@dataclass(frozen=True)
-class StaleList:
-    list_date: date
-    reason: str
-
-
-def fsi_fingerprint(
-    con: duckdb.DuckDBPyConnection, system: str, rulebook: Rulebook, list_date: date
-) -> str:
-    """What an FSI list of ``list_date`` would be computed from, now."""
-    return fsi_fingerprints(con, system, rulebook, [list_date])[list_date]
-
-
-def stale_lists(
-    con: duckdb.DuckDBPyConnection,
-    system: str,
-    rulebook: Rulebook | Any,
-    fingerprint: Callable[[duckdb.DuckDBPyConnection, str, Any, date], str] = fsi_fingerprint,
-) -> list[StaleList]:
-    """Official lists whose inputs or rulebook changed since written, or computed from a
-    revision of the list before that is no longer in force, and every later one up to the next
-    imported list (``fingerprint`` says what a list would read now: FSI or draughts inputs)."""
-    current = query_frame(
-        con,
-        read_sql("queries/lists/current_revisions.sql"),
-        {"system": system, "scenario": OFFICIAL},
-    )
-    in_force = dict(current.select("list_date", "revision").rows())
-    stale: list[StaleList] = []
-    before: date | None = None  # the list in force before this one
-    for row in current.iter_rows(named=True):
-        list_date, source = row["list_date"], row["source"]
-        before, list_before = list_date, before
-        if source == "imported":
-            if stale:
-                break  # an imported list is a given: the lists after it follow it, not these
-            continue  # nor is it a computation to check
-        if stale:
-            stale.append(StaleList(list_date, f"follows the stale list of {stale[0].list_date}"))
-            continue
-        previous = row["previous_list_date"]
-        if previous != list_before:
-            # published before the list that now precedes it (a first list from nothing)
-            stale.append(
-                StaleList(
-                    list_date,
-                    f"it was computed from {f'the list of {previous}' if previous else 'no list'}"
-                    f", but the list of {list_before} now precedes it",
-                )
-            )
-        elif previous in in_force and in_force[previous] != row["previous_revision"]:
-            stale.append(
-                StaleList(
-                    list_date,
-                    f"it was computed from revision {row['previous_revision']} of the list of "
-                    f"{previous}, which revision {in_force[previous]} has replaced",
-                )
-            )
-        elif fingerprint(con, system, rulebook, list_date) != row["inputs_hash"]:
-            changed = _inputs_changed_since(con, system, rulebook, list_date, row["created_at"])
-            stale.append(StaleList(list_date, f"its inputs changed since it was written{changed}"))
-        elif row["rulebook_hash"] != rulebook.content_hash:
-            stale.append(StaleList(list_date, "the rulebook changed since it was written"))
-    return stale
-
-
-# tournaments named in a stale list's reason, at most
-NAMED_CHANGES = 5
-
-
-def _inputs_changed_since(
-    con: duckdb.DuckDBPyConnection,
-    system: str,
-    rulebook: Rulebook | Any,
-    list_date: date,
-    written_at: datetime,
-) -> str:
-    """What the status can name of the inputs a stale list gained: the tournaments with a new
-    version, the merges of their players and the registry snapshots loaded since it was
-    written ("" when none: the list another system's newcomers read changed, say)."""
-    _, up_to = receipt_window(rulebook.era_at(list_date).calendar, list_date)
-    tournaments, new_tournaments, merges, snapshots = execute(
-        con,
-        read_sql("queries/lists/inputs_changed_since.sql"),
-        {"system": system, "written_at": written_at, "up_to": up_to, "list_date": list_date},
-    )[0]
-    named = [
-        f"{what} {first_named(ids, NAMED_CHANGES)}"
-        for what, ids in (("new versions of", tournaments), ("new tournaments", new_tournaments))
-        if ids
-    ]
-    if merges:
-        named.append(f"{counted(merges, 'merge')} recorded")
-    if snapshots:
-        dates = ", ".join(str(day) for day in snapshots)
-        named.append(f"the registry snapshot{'s' if len(snapshots) > 1 else ''} of {dates} loaded")
-    return f": {', '.join(named)}" if named else ""
-
-
-def finish_recalculation(
-    con: duckdb.DuckDBPyConnection,
-    run: RunRecord,
-    system: str,
-    scenario: str,
-    results: list[tuple[WrittenList, pl.DataFrame | None]],
-    began: float,
-) -> str:
-    """The report and counts of a replay, recorded with its run (inside its transaction)."""
-    report = recalculation_report(system, scenario, results, time.perf_counter() - began)
-    run.input_checksums = inputs_checksums([written for written, _ in results])
-    run.counts = {
-        "lists": len(results),
-        "new_revisions": sum(1 for written, _ in results if written.written),
-        "players_changed": sum(d.height for _, d in results if d is not None),
-    }
-    run.write(con, "succeeded", report)
-    return report
 
 
 class BackgroundPublisher:
@@ -323,14 +181,14 @@ def recalculate_flow(
     )
     if stale:
         with Warehouse(warehouse).reader() as con:
-            if not stale_lists(con, system, rulebook):
+            if not stale_lists(con, system, rulebook, fsi_fingerprint):
                 # as for the draughts lists: nothing to replay is no run, and no staging copy
                 say(f"recalculate: every {system} list is current; nothing to do")
                 return {"lists": 0, "new_revisions": 0, "players_changed": 0}
     began = time.perf_counter()
     with Warehouse(warehouse).transaction(create=False) as con:
         if stale:
-            found = stale_lists(con, system, rulebook)
+            found = stale_lists(con, system, rulebook, fsi_fingerprint)
             if not found:
                 say(f"recalculate: every {system} list is current; nothing to do")
             start = found[0].list_date if found else None

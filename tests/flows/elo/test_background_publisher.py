@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import duckdb
 import pytest
 
-import flows.recalculate as recalculate
-from flows.lists import WrittenList
+import flows.elo.recalculate as recalculate
+from flows.publishing.revisions import WrittenList
 
 
 @dataclass(frozen=True)

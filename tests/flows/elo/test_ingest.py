@@ -42,7 +42,7 @@ def _corrupt_copy(folder: Path) -> tuple[str, int]:
 
 
 def test_every_shared_file_ingests_and_a_rerun_adds_nothing(tmp_path):
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     inbox = tmp_path / "inbox"
     rows = shared_delivery(inbox / "2026-03")
@@ -74,7 +74,7 @@ def test_every_shared_file_ingests_and_a_rerun_adds_nothing(tmp_path):
 
 
 def test_a_corrupt_file_is_rejected_while_the_rest_loads(tmp_path):
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     delivery = tmp_path / "inbox" / "2026-04"
     delivery.mkdir(parents=True)
@@ -144,7 +144,7 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
     # One good delivery beside three that used to stop the whole ingest: one whose only file
     # is missing (nothing parsed at all), one whose only row has no file name, and one whose
     # file seats two players at start number 136 (its rows cannot be keyed).
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     inbox = tmp_path / "inbox"
     good, missing, blank, seated_twice, empty = (inbox / name for name in "abcde")
@@ -197,7 +197,7 @@ def test_deliveries_with_nothing_storable_are_rejected_and_the_others_load(tmp_p
 def test_the_very_file_of_another_tournament_is_quarantined(tmp_path):
     # The same bytes under a second id, in a later delivery or in the same one, would have
     # their games rated twice: the second id is quarantined with the reason.
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     row = {"system": "elo_italia", "received_on": "2026-04-02", "file": ERRAL}
     first, second = tmp_path / "inbox" / "a", tmp_path / "inbox" / "b"
@@ -243,7 +243,7 @@ def test_the_very_file_of_another_tournament_is_quarantined(tmp_path):
 
 
 def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     inbox = tmp_path / "inbox"
     first = inbox / "2026-03"
@@ -313,7 +313,7 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_is_kept(tmp_path):
 def test_a_manifest_separated_by_semicolons_is_refused_whole_with_one_plain_reason(tmp_path):
     # a spreadsheet in an Italian locale saves CSV with ';': read as commas, its one column
     # would give a rejection for every required column of every row
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     delivery = tmp_path / "inbox" / "2026-04"
     delivery.mkdir(parents=True)
@@ -337,7 +337,7 @@ def test_a_manifest_separated_by_semicolons_is_refused_whole_with_one_plain_reas
 
 def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
     # a tournament left out of its manifest would never be rated: the analyst is told
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     delivery = tmp_path / "inbox" / "2026-04"
     delivery.mkdir(parents=True)
@@ -384,7 +384,7 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
 def test_a_rejection_is_recorded_once_whichever_folder_the_inbox_is_read_from(tmp_path):
     # the file's name says where it was found (inbox/2026-04/… or 2026-04/…); the rejection
     # of the manifest's row without a receipt date is the same one
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     delivery = tmp_path / "inbox" / "2026-04"
     delivery.mkdir(parents=True)
@@ -403,7 +403,7 @@ def test_a_rejection_is_recorded_once_whichever_folder_the_inbox_is_read_from(tm
 
 
 def test_files_the_file_system_refuses_are_rejected_and_the_rest_loads(tmp_path):
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
 
     inbox = tmp_path / "inbox"
     good, odd, folder = inbox / "a", inbox / "b", inbox / "c"

@@ -1,8 +1,8 @@
-"""The recalculation report's row per list (flows/report.py)."""
+"""The recalculation report's row per list (flows/publishing/replay.py)."""
 
 import polars as pl
 
-from flows.report import diff_summary
+from flows.publishing.replay import diff_summary
 from transforms.lists.diffs import DIFF_COLUMNS
 
 

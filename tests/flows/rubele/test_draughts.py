@@ -67,7 +67,8 @@ def _inputs(root: Path) -> tuple[Path, Path]:
 
 def _ingested(root: Path) -> tuple[str, Path]:
     """A warehouse holding the January FID registry and the inbox's deliveries."""
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(root / "w.duckdb")
     registry, inbox = _inputs(root)
@@ -77,12 +78,9 @@ def _ingested(root: Path) -> tuple[str, Path]:
 
 
 def test_a_draughts_season_from_files_to_lists(tmp_path):
-    from flows.draughts import (
-        ingest_draughts_flow,
-        load_fid_registry_flow,
-        rubele_quarterly_flow,
-        rubele_recalculate_flow,
-    )
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow, rubele_recalculate_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -197,8 +195,9 @@ def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
     # never turned into a new version of the other game's tournament.
     import shutil
 
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
-    from flows.ingest import ingest_flow
+    from flows.elo.ingest import ingest_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
     from tests.flows.helpers import SHARED_TRF, write_manifest
 
     warehouse = str(tmp_path / "w.duckdb")
@@ -253,7 +252,8 @@ def test_chess_and_draughts_tournaments_cannot_share_an_id(tmp_path):
 
 
 def test_a_games_file_without_games_is_quarantined_with_the_reason(tmp_path):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -288,7 +288,8 @@ def test_a_games_file_whose_header_lacks_a_column_is_refused_once_saying_which(t
     )
     (inbox / "2019-05" / "dn1.csv").write_text(without_opponent + "\n", encoding="utf-8")
     warehouse = str(tmp_path / "w.duckdb")
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
     ingest_draughts_flow(str(inbox), warehouse)
@@ -315,14 +316,14 @@ def test_a_games_file_whose_header_lacks_a_column_is_refused_once_saying_which(t
 
 
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):
-    from flows.draughts import (
-        ingest_draughts_flow,
+    from flows.publishing.staleness import stale_lists
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import (
         rubele_list_fingerprint,
         rubele_quarterly_flow,
         rubele_recalculate_flow,
     )
-    from flows.draughts import load_rubele_rulebook as rulebook_of
-    from flows.recalculate import stale_lists
+    from flows.rubele.rulebook import load_rubele_rulebook as rulebook_of
 
     warehouse, inbox = _ingested(tmp_path)
     rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
@@ -356,14 +357,14 @@ def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_pa
 
 
 def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_path):
-    from flows.draughts import (
-        ingest_draughts_flow,
+    from flows.publishing.staleness import stale_lists
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import (
         rubele_list_fingerprint,
         rubele_quarterly_flow,
         rubele_recalculate_flow,
     )
-    from flows.draughts import load_rubele_rulebook as rulebook_of
-    from flows.recalculate import stale_lists
+    from flows.rubele.rulebook import load_rubele_rulebook as rulebook_of
 
     warehouse, inbox = _ingested(tmp_path)
     for list_date in (date(2019, 7, 1), date(2020, 1, 1)):
@@ -394,13 +395,10 @@ def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_p
 
 
 def test_a_first_list_cannot_leave_out_tournaments_received_before_its_window(tmp_path):
-    from flows.draughts import load_rubele_rulebook as rulebook_of
-    from flows.draughts import (
-        rubele_list_fingerprint,
-        rubele_quarterly_flow,
-    )
-    from flows.lists import ListError
-    from flows.recalculate import stale_lists
+    from flows.publishing.arguments import ListError
+    from flows.publishing.staleness import stale_lists
+    from flows.rubele.lists import rubele_list_fingerprint, rubele_quarterly_flow
+    from flows.rubele.rulebook import load_rubele_rulebook as rulebook_of
 
     warehouse, _inbox = _ingested(tmp_path)
     # DI-1 was received on 2019-03-10: the list of 2020-01-01 (received after 2019-06-30)
@@ -424,7 +422,8 @@ def test_a_first_list_cannot_leave_out_tournaments_received_before_its_window(tm
 
 
 def test_an_unknown_variant_is_quarantined_under_no_system(tmp_path):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -442,7 +441,8 @@ def test_an_unknown_variant_is_quarantined_under_no_system(tmp_path):
 def test_a_tournament_quarantined_for_an_unregistered_player_passes_once_he_is_registered(
     tmp_path,
 ):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -472,11 +472,9 @@ def test_a_tournament_quarantined_for_an_unregistered_player_passes_once_he_is_r
 
 
 def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_path):
-    from flows.draughts import (
-        ingest_draughts_flow,
-        load_fid_registry_flow,
-        rubele_quarterly_flow,
-    )
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow
+    from flows.rubele.registry import load_fid_registry_flow
     from transforms.lists.eras import default_rulebook_path
 
     warehouse = str(tmp_path / "w.duckdb")
@@ -521,11 +519,8 @@ def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_pat
 
 
 def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
-    from flows.draughts import (
-        rubele_quarterly_flow,
-        rubele_recalculate_flow,
-    )
-    from flows.lists import import_list_flow
+    from flows.import_list import import_list_flow
+    from flows.rubele.lists import rubele_quarterly_flow, rubele_recalculate_flow
 
     warehouse, _inbox = _ingested(tmp_path)
     published = tmp_path / "italiana-2019-01-01.csv"
@@ -558,7 +553,7 @@ def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
     assert july[:2] == [("D001", 2950, "list", 2950), ("D002", 1500, "list", 1500)]
     assert july[2][:3] == ("D003", 1500, "debutant")
     # the federation's list is a given: no list computes it, nor one before it
-    from flows.lists import ListError
+    from flows.publishing.arguments import ListError
 
     with pytest.raises(ListError, match="2019-01-01 was imported"):
         rubele_quarterly_flow("rubele_italiana", date(2019, 1, 1), warehouse)
@@ -567,7 +562,8 @@ def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
 
 
 def test_an_older_delivery_read_again_does_not_displace_a_later_quarantined_version(tmp_path):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -595,8 +591,9 @@ def test_an_older_delivery_read_again_does_not_displace_a_later_quarantined_vers
 
 
 def test_a_list_cannot_be_imported_after_lists_computed_from_nothing(tmp_path):
-    from flows.draughts import rubele_quarterly_flow
-    from flows.lists import ListError, import_list_flow
+    from flows.import_list import import_list_flow
+    from flows.publishing.arguments import ListError
+    from flows.rubele.lists import rubele_quarterly_flow
 
     warehouse, _inbox = _ingested(tmp_path)
     rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
@@ -619,12 +616,9 @@ def test_a_list_cannot_be_imported_after_lists_computed_from_nothing(tmp_path):
 
 
 def test_a_list_no_longer_names_a_tournament_that_moved_to_another_list(tmp_path):
-    from flows.draughts import (
-        ingest_draughts_flow,
-        load_fid_registry_flow,
-        rubele_quarterly_flow,
-        rubele_recalculate_flow,
-    )
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow, rubele_recalculate_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -655,7 +649,8 @@ def test_a_list_no_longer_names_a_tournament_that_moved_to_another_list(tmp_path
 def test_a_player_registered_after_the_list_date_leaves_his_tournament_quarantined(tmp_path):
     # The list of 1 July applies DI-1 (received 10 March) and reads the registry in force on
     # 1 July: a player first registered in August would enter it as a stranger.
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)
@@ -683,7 +678,7 @@ def test_a_player_registered_after_the_list_date_leaves_his_tournament_quarantin
 
 def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
     from flows.cli import main
-    from flows.draughts import load_fid_registry_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     registry, _ = _inputs(tmp_path)
     load_fid_registry_flow(str(registry), date(2019, 1, 1), str(tmp_path / "w.duckdb"))
@@ -708,8 +703,8 @@ def test_the_cli_refuses_a_draughts_list_date_that_is_not_one(tmp_path, capsys):
 
 
 def test_a_draughts_scenario_cannot_replay_the_stale_official_lists(tmp_path):
-    from flows.draughts import rubele_recalculate_flow
-    from flows.lists import ListError
+    from flows.publishing.arguments import ListError
+    from flows.rubele.lists import rubele_recalculate_flow
 
     with pytest.raises(ListError, match="--stale replays official lists"):
         rubele_recalculate_flow(
@@ -718,7 +713,8 @@ def test_a_draughts_scenario_cannot_replay_the_stale_official_lists(tmp_path):
 
 
 def test_files_the_file_system_refuses_are_rejected_with_the_reason_and_the_rest_loads(tmp_path):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     registry, inbox = _inputs(tmp_path)
     delivery = inbox / "2019-05"
@@ -759,8 +755,8 @@ def test_files_the_file_system_refuses_are_rejected_with_the_reason_and_the_rest
 
 
 def test_a_draughts_scenario_cannot_build_on_its_lists_of_another_rulebook(tmp_path):
-    from flows.draughts import rubele_recalculate_flow
-    from flows.lists import ListError
+    from flows.publishing.arguments import ListError
+    from flows.rubele.lists import rubele_recalculate_flow
     from transforms.lists.eras import default_rulebook_path
 
     warehouse, _inbox = _ingested(tmp_path)
@@ -781,7 +777,9 @@ def test_a_draughts_scenario_cannot_build_on_its_lists_of_another_rulebook(tmp_p
 
 
 def test_a_quarantined_tournament_is_listed_with_a_reason_of_its_latest_version(tmp_path):
-    from flows.draughts import ingest_draughts_flow, load_fid_registry_flow, rubele_quarterly_flow
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow
+    from flows.rubele.registry import load_fid_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     registry, inbox = _inputs(tmp_path)

@@ -1,0 +1,150 @@
+"""Importing the last list a federation published, whatever the system: each system says how
+(:class:`ListImport`); the import is taken whole or refused whole."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from flows.console import counted, say
+from flows.inputs import read_csv_text
+from flows.publishing.arguments import OFFICIAL, ListError, refuse_a_day_off_the_calendar
+from flows.publishing.refusals import refuse_an_import_after_computed_lists
+from flows.registry import checked_csv
+from flows.runtime import RunRecord
+from flows.warehouse import Warehouse, execute, insert_frame, read_sql
+from flows.writes import archive_files, record_problems, recorded_problems_section
+from transforms.elo.lists import (
+    imported_list_warnings,
+)
+from transforms.inputs.registry import type_published_list
+from transforms.lists.published import ranking_input
+from transforms.lists.rankings import rankings
+
+
+@dataclass(frozen=True)
+class ListImport:
+    """What importing one system's published list needs: the FSI and the FID lists differ in
+    their rulebook, the rows they accept, the registry they read and the rows they build."""
+
+    rulebook: Any  # Rulebook or RubeleRulebook: content_hash, source, era_at
+    era: Any  # its era in force on the list date: calendar, categories, flags
+    row_schema: type  # the Pandera model of one published row
+    categories: tuple[str, ...] | None  # the categories a row may name (None: checked apart)
+    # the published rows, their problems (Elo Rapid: the letter labels, normalised)
+    prepare: Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]]
+    # (registry, members) in force on the list date
+    read_people: Callable[[duckdb.DuckDBPyConnection], tuple[pl.DataFrame, pl.DataFrame]]
+    # (published, registry, members) -> the list's rows (LIST_COLUMNS)
+    build_rows: Callable[[pl.DataFrame, pl.DataFrame, pl.DataFrame], pl.DataFrame]
+
+
+def import_published_list(
+    file: str, system: str, list_date: date, warehouse: str, importer: ListImport
+) -> dict[str, int]:
+    """Bootstrap ``system`` from its last official list (player_id, rating, games, k, category;
+    for a draughts system the rating is the capital and k is empty), read as ``importer`` says.
+
+    The list becomes revision 1 of that list date, so the next list starts from it.
+    """
+    era, rulebook = importer.era, importer.rulebook
+    # the lists after it could never follow it: each needs the list date before it
+    refuse_a_day_off_the_calendar(system, era.calendar, list_date)
+    run = RunRecord(
+        flow="import-list",
+        parameters={"file": file, "system": system, "list_date": list_date},
+        rulebook_hash=rulebook.content_hash,
+    )
+    source = read_csv_text(Path(file))
+    rows, problems = checked_csv(source, type_published_list, importer.row_schema)
+    rows, wrong = importer.prepare(rows)
+    tag_file = [
+        pl.lit(source.file.name).alias("file_name"),
+        pl.lit(source.file.sha256).alias("file_sha256"),
+        pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
+    ]
+    if wrong.height:
+        tagged = wrong.with_columns(tag_file).select(problems.columns)
+        problems = pl.concat([problems, tagged], how="vertical_relaxed")
+    problems = problems.with_columns(pl.lit("list").alias("source"))
+    run.input_checksums = {str(source.file.path): source.file.sha256}
+    key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
+    with Warehouse(warehouse).transaction() as con:
+        current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
+        if current and current[0][1] != source.file.sha256:
+            raise ListError(
+                f"the {system} list of {list_date} is already in the warehouse (revision "
+                f"{current[0][0]}); an official list is not replaced by an import"
+            )
+        refuse_an_import_after_computed_lists(con, system, list_date)
+        rejected, _ = record_problems(con, run.run_id, problems)
+        imported = 0
+        errors = problems.filter(pl.col("severity") == "error").height
+        # the federation's list is taken whole or not at all: a player left out would enter
+        # the next list as a newcomer, and an official list is never replaced
+        refused = bool(errors) and not current
+        if refused:
+            run.counts = {"players": 0, "rejections_new": rejected, "refused": 1}
+            report = (
+                f"# Import of the {system} list at {list_date} refused\n\n- nothing was "
+                f"imported: {counted(errors, 'row')} rejected; correct the file and import it "
+                "again\n"
+            ) + recorded_problems_section(con, run.run_id)
+            run.write(con, "refused", report)
+        elif not current:
+            archive_files(con, run.run_id, [(source.file, "list")])
+            registry, members = importer.read_people(con)
+            warnings = imported_list_warnings(
+                rows, registry, system, importer.categories, list_date
+            ).with_columns(pl.lit("list").alias("source"), *tag_file)
+            record_problems(con, run.run_id, warnings)
+            listed = importer.build_rows(rows.drop("line_no"), registry, members)
+            execute(
+                con,
+                read_sql("queries/lists/insert_revision.sql"),
+                {
+                    **key,
+                    "revision": 1,
+                    "source": "imported",
+                    "run_id": run.run_id,
+                    "rulebook_hash": rulebook.content_hash,
+                    "era_from": era.effective_from,
+                    "previous_list_date": None,
+                    "previous_revision": None,
+                    "content_hash": source.file.sha256,
+                    "inputs_hash": None,
+                    "players": listed.height,
+                    "tournaments": 0,
+                    "report": f"Imported from {source.file.name}",
+                },
+            )
+            tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": 1}.items()]
+            imported = insert_frame(con, "list_entry", listed.with_columns(tag))
+            insert_frame(
+                con,
+                "list_ranking",
+                rankings(ranking_input(listed, era, list_date)).with_columns(tag),
+            )
+        if not refused:  # the list stored now, or the same file imported before
+            run.counts = {"players": imported, "rejections_new": rejected}
+            warned = problems.height - errors
+            report = (
+                f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
+                f"{' (already imported)' if current else ''}\n"
+                + (f"- warnings (rows kept): {warned}\n" if warned else "")
+            ) + recorded_problems_section(con, run.run_id)
+            run.write(con, "succeeded", report)
+    say(report)
+    if refused:
+        raise ListError(
+            f"{source.file.name}: {counted(errors, 'row')} rejected, nothing imported (a list with "
+            "players left out would enter them as newcomers): correct the file and import it "
+            "again"
+        )
+    return run.counts

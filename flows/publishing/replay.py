@@ -1,0 +1,102 @@
+"""The end of a replay, whatever the system: its report (per list date, new revision or
+unchanged, and who differs from the superseded list) and its run record."""
+
+from __future__ import annotations
+
+import time
+
+import duckdb
+import polars as pl
+
+from flows.publishing.revisions import WrittenList, inputs_checksums
+from flows.runtime import RunRecord
+
+
+def recalculation_report(
+    system: str,
+    scenario: str,
+    results: list[tuple[WrittenList, pl.DataFrame | None]],
+    seconds: float,
+) -> str:
+    """Per list date: new revision or unchanged, and who differs from the superseded list."""
+    against = "the revision it supersedes" if scenario == "official" else "the official list"
+    lines = [
+        f"# Recalculation of {system} ({scenario})",
+        "",
+        f"- list dates replayed: {len(results)} in {seconds:.1f} s",
+        f"- new revisions: {sum(1 for written, _ in results if written.written)}",
+        f"- differences are against {against}",
+        "",
+        "| list date | revision | players differing | ratings changed | categories changed "
+        "| overall positions changed | entered / left | largest rating difference |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for written, diff in results:
+        if not written.written and diff is None:
+            lines.append(
+                f"| {written.context.list_date} | {written.revision} (unchanged) "
+                "| 0 | 0 | 0 | 0 | 0 / 0 | |"
+            )
+            continue
+        state = "" if written.written else " (unchanged)"
+        lines.append(
+            f"| {written.context.list_date} | {written.revision}{state} | "
+            + " | ".join(diff_summary(diff))
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def diff_summary(diff: pl.DataFrame | None) -> list[str]:
+    """A list's differences in a report row: how many players differ, in what, and the largest
+    rating difference of a player on both lists. A player entering or leaving the list is
+    counted there only, not as a change of rating, category or position too."""
+    if diff is None:  # a first computation: nothing to compare with
+        return ["—", "—", "—", "—", "—", ""]
+    if diff.height == 0:
+        return ["0", "0", "0", "0", "0 / 0", ""]
+    both = pl.col("old_rating").is_not_null() & pl.col("new_rating").is_not_null()
+    counts = diff.select(
+        (both & (pl.col("difference") != 0)).sum().alias("ratings"),
+        (both & pl.col("old_category").ne_missing(pl.col("new_category")))
+        .sum()
+        .alias("categories"),
+        (both & pl.col("old_position").ne_missing(pl.col("new_position"))).sum().alias("positions"),
+        pl.col("old_rating").is_null().sum().alias("entered"),
+        pl.col("new_rating").is_null().sum().alias("left"),
+    ).row(0, named=True)
+    moved = diff.filter(both & (pl.col("difference") != 0))
+    largest = ""
+    if moved.height:
+        top = moved.sort([pl.col("difference").abs(), "player_id"], descending=[True, False]).row(
+            0, named=True
+        )
+        largest = f"{top['name'] or top['player_id']}: {top['old_rating']} -> {top['new_rating']}"
+    return [
+        str(diff.height),
+        str(counts["ratings"]),
+        str(counts["categories"]),
+        str(counts["positions"]),
+        f"{counts['entered']} / {counts['left']}",
+        largest,
+    ]
+
+
+def finish_recalculation(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    scenario: str,
+    results: list[tuple[WrittenList, pl.DataFrame | None]],
+    began: float,
+) -> str:
+    """The report and counts of a replay, recorded with its run (inside its transaction)."""
+    report = recalculation_report(system, scenario, results, time.perf_counter() - began)
+    run.input_checksums = inputs_checksums([written for written, _ in results])
+    run.counts = {
+        "lists": len(results),
+        "new_revisions": sum(1 for written, _ in results if written.written),
+        "players_changed": sum(d.height for _, d in results if d is not None),
+    }
+    run.write(con, "succeeded", report)
+    return report

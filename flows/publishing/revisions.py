@@ -1,0 +1,228 @@
+"""Writing a list as a revision, whatever the system: a new revision only when its content
+changed, the differences from the revision it supersedes (``list_diff``), and what a run
+records of the inputs its lists read."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+import polars as pl
+
+from flows.publishing.arguments import OFFICIAL
+from flows.publishing.context import PeriodContext
+from flows.runtime import RunRecord
+from flows.warehouse import BatchedInserts, execute, insert_frame, query_frame, read_sql
+from transforms.lists.diffs import list_diff
+from transforms.lists.published import PublishedList
+
+
+def content_hash(context: PeriodContext, published: PublishedList) -> str:
+    """What the revision says, independent of row order: equal hash, nothing new to write."""
+    digest = hashlib.sha256()
+    digest.update(
+        "|".join(
+            str(part)
+            for part in (
+                context.rulebook.content_hash,
+                context.previous_scenario,
+                context.previous_date,
+                context.previous_revision,
+            )
+        ).encode()
+    )
+    # each frame in an order its content fixes, the one the list builder already gives (sorting
+    # a sorted frame is nearly free; re-sorting by another key cost a third of the hash)
+    for frame, keys in (
+        (published.rows, ["player_id"]),
+        (published.variations, ["player_id", "tournament_id"]),
+        (published.rankings, ["ranking", "position", "player_id"]),
+    ):
+        digest.update(f"{frame.height}|{frame.schema!r}".encode())
+        digest.update(_row_hashes(frame.sort(keys)))
+    if published.excluded.height:
+        # the tournaments it names as not rated are part of what a list says (a tournament
+        # moved to another list leaves it); none adds nothing, so lists without keep their hash
+        excluded = published.excluded.select("tournament_id", "reason")
+        digest.update(f"excluded|{excluded.height}".encode())
+        digest.update(_row_hashes(excluded.sort(["tournament_id", "reason"])))
+    return digest.hexdigest()
+
+
+def _row_hashes(frame: pl.DataFrame) -> bytes:
+    """A 64-bit hash per row (Polars' row hash), in row order, as bytes.
+
+    Writing whole frames as Arrow IPC bytes for sha256 cost about 20 ms a national list, most
+    of it turning string columns into plain offsets; the row hashes cost a fraction of that.
+    A changed list would keep its digest only if every changed row kept its 64-bit hash: a
+    chance of about one in 2**64. Polars promises these hashes only within one version, so
+    the version is part of the digest: after an upgrade a replay writes each list once more,
+    with the same content.
+    """
+    buffer = io.BytesIO()
+    pl.DataFrame([frame.hash_rows(seed=0).alias("row_hash")]).write_ipc(
+        buffer, compression="uncompressed"
+    )
+    return pl.__version__.encode() + buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class WrittenList:
+    revision: int
+    written: bool  # False when the content equals the revision in force
+    published: PublishedList
+    context: PeriodContext
+
+
+def write_list(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    context: PeriodContext,
+    published: PublishedList,
+    report: str,
+    rows: BatchedInserts | None = None,
+    in_force: Mapping[date, tuple[int, str]] | None = None,
+) -> WrittenList:
+    """Write the list as a new revision unless the revision in force says the same; its rows go
+    through ``rows`` (a recalculation batches them; by default they are written at once).
+    ``in_force``: the revision and content hash in force of each list date, when the caller
+    read them all at once (a replay); otherwise this list's is read here."""
+    rows = rows if rows is not None else BatchedInserts(con)
+    key = {"system": context.system, "scenario": context.scenario, "list_date": context.list_date}
+    if in_force is None:
+        current = execute(con, read_sql("queries/lists/current_revision.sql"), key)
+    else:
+        current = [in_force[context.list_date]] if context.list_date in in_force else []
+    fingerprint = content_hash(context, published)
+    if current and current[0][1] == fingerprint:
+        # same list from these inputs: record that the revision in force is current for them
+        execute(
+            con,
+            "UPDATE list_revision SET inputs_hash = $inputs_hash WHERE system = $system "
+            "AND scenario = $scenario AND list_date = $list_date AND revision = $revision",
+            {**key, "revision": current[0][0], "inputs_hash": context.inputs_hash},
+        )
+        return WrittenList(current[0][0], False, published, context)
+    revision = (current[0][0] if current else 0) + 1
+    execute(
+        con,
+        read_sql("queries/lists/insert_revision.sql"),
+        {
+            **key,
+            "revision": revision,
+            "source": "computed",
+            "run_id": run.run_id,
+            "rulebook_hash": context.rulebook.content_hash,
+            "era_from": context.era.effective_from,
+            "previous_list_date": context.previous_date,
+            "previous_revision": context.previous_revision,
+            "content_hash": fingerprint,
+            "inputs_hash": context.inputs_hash,
+            "players": published.rows.height,
+            "tournaments": published.variations.get_column("tournament_id").n_unique(),
+            "report": report,
+        },
+    )
+    tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": revision}.items()]
+    rows.add("list_entry", published.rows.with_columns(tag))
+    rows.add("list_variation", published.variations.with_columns(tag), table_columns_only=True)
+    rows.add("list_ranking", published.rankings.with_columns(tag))
+    rows.add("list_exclusion", published.excluded.with_columns(tag))
+    if rows.flush_rows == 0:
+        rows.flush()
+    return WrittenList(revision, True, published, context)
+
+
+def revisions_in_force(
+    con: duckdb.DuckDBPyConnection, system: str, scenario: str
+) -> dict[date, tuple[int, str]]:
+    """The revision and content hash in force of every list of a system and scenario."""
+    current = query_frame(
+        con,
+        read_sql("queries/lists/current_revisions.sql"),
+        {"system": system, "scenario": scenario},
+    )
+    return {row[0]: (row[1], row[5]) for row in current.rows()}
+
+
+def diff_against(
+    con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList, scenario: str
+) -> pl.DataFrame | None:
+    """Compare a new revision with the one it supersedes, or a scenario's list (new or left as
+    it was) with the official one (None when there is nothing to compare with: a first
+    computation). New differences are recorded in ``list_diff``."""
+    context = written.context
+    key = {"system": context.system, "list_date": context.list_date}
+    if scenario == OFFICIAL:
+        against_scenario, against_revision = OFFICIAL, written.revision - 1
+    else:
+        base = execute(
+            con,
+            "SELECT max(revision) FROM list_revision WHERE system = $system "
+            "AND scenario = 'official' AND list_date = $list_date",
+            key,
+        )[0][0]
+        against_scenario, against_revision = OFFICIAL, base
+    if not against_revision:
+        return None
+    if not written.written:
+        # a scenario's list the replay left as it was: its differences from this official
+        # revision were recorded when first compared (none recorded: none, or not compared yet)
+        recorded = query_frame(
+            con,
+            read_sql("queries/lists/recorded_diff.sql"),
+            {
+                **key,
+                "scenario": scenario,
+                "revision": written.revision,
+                "against_scenario": against_scenario,
+                "against_revision": against_revision,
+            },
+        )
+        if recorded.height:
+            return recorded
+    against = {**key, "scenario": against_scenario, "revision": against_revision}
+    old_rows = query_frame(con, read_sql("queries/lists/revision_rows.sql"), against)
+    old_rankings = query_frame(con, read_sql("queries/lists/revision_rankings.sql"), against)
+    diff = list_diff(
+        old_rows, old_rankings, written.published.rows, written.published.rankings
+    ).with_columns(
+        pl.lit(context.system).alias("system"),
+        pl.lit(scenario).alias("scenario"),
+        pl.lit(context.list_date).alias("list_date"),
+        pl.lit(written.revision).alias("revision"),
+        pl.lit(against_scenario).alias("against_scenario"),
+        pl.lit(against_revision).alias("against_revision"),
+        pl.lit(run.run_id).alias("run_id"),
+    )
+    insert_frame(con, "list_diff", diff)
+    return diff
+
+
+def superseded_note(con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList) -> str:
+    """How a quarterly run's list stands to the revision before it (its differences are stored
+    in ``list_diff``, as a recalculation's are)."""
+    if not written.written:
+        return f"Unchanged: revision {written.revision} already holds this list.\n\n"
+    diff = diff_against(con, run, written, OFFICIAL)
+    if diff is None:
+        return ""
+    return (
+        f"Revision {written.revision} replaces revision {written.revision - 1}: "
+        f"{diff.height} players differ (list_diff).\n\n"
+    )
+
+
+def inputs_checksums(written: list[WrittenList]) -> dict[str, str]:
+    """A list run's input checksums: the fingerprint of every input each list read (tournament
+    versions, merges, registry loads, reference lists), as the run record keeps files' ones."""
+    return {
+        f"inputs of the {item.context.system} list of {item.context.list_date}": (
+            item.context.inputs_hash
+        )
+        for item in written
+    }
