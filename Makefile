@@ -37,9 +37,11 @@ bench: $(STAMP)
 bench-rubele: $(STAMP)
 	$(BIN)/python -m bench.rubele_benchmark
 
+# Style, and the architecture: the import-linter contracts of pyproject.toml (layers, no cycles).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 # Regenerate the lock after changing dependencies in pyproject.toml.
 lock:
