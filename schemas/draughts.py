@@ -1,5 +1,5 @@
 """Pandera models of the draughts (FID) inputs after typing: the FID registry, the tournaments
-of a delivery (``tournaments.csv``) and the games files. Documented in the README."""
+of a delivery (``tournaments.csv``) and the games files. Documented in docs/INPUTS.md."""
 
 from __future__ import annotations
 

@@ -117,8 +117,8 @@ season is {DEFAULT_SEASON}: the FSI stopped computing Elo Italia from the list o
 
 - `draughts/`: a draughts federation (FID) for the Elo-Rubele lists, 2021-2022, both
   variants: `registry/<date>/players.csv, memberships.csv` (the FID registry) and
-  `deliveries/YYYY-MM/tournaments.csv` + one games CSV per tournament (format in the project
-  README), with three deliberate faults (a result off its scale, a player in no registry, a
+  `deliveries/YYYY-MM/tournaments.csv` + one games CSV per tournament (format in the project's
+  docs/INPUTS.md), with three deliberate faults (a result off its scale, a player in no registry, a
   tournament without receipt date).
 
 ## Counts

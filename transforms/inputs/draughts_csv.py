@@ -1,5 +1,5 @@
 """Draughts (FID) inputs: the documented CSV format, typed and checked, turned into the same
-entries and both-sides games that chess tournaments give (RULES.md §3, README "Draughts").
+entries and both-sides games that chess tournaments give (RULES.md §3; docs/INPUTS.md).
 
 A delivery folder holds ``tournaments.csv`` (one row per tournament) and one games file per
 tournament (one row per game: round, both players, the result of ``player_id`` on the
