@@ -14,6 +14,8 @@ def counted(count: int, noun: str, nouns: str | None = None) -> str:
 def say(message: str) -> None:
     """A progress line for the analyst on stdout, also kept in the Prefect run's log."""
     print(message, flush=True)
+    # imported here: a command that runs no flow never loads Prefect (seconds), and Prefect's
+    # settings must be configured before its first import (flows.runtime)
     try:
         from prefect.exceptions import MissingContextError
         from prefect.logging import get_run_logger

@@ -28,11 +28,7 @@ from flows.runtime import RunRecord, failure_recorded
 from flows.warehouse import BatchedInserts, query_frame, read_sql
 from schemas.inputs import PublishedListRow
 from schemas.problems import empty_problems
-from transforms.elo.lists import (
-    PeriodFacts,
-    build_list,
-    imported_rows,
-)
+from transforms.elo.lists import PeriodFacts, build_list, imported_rows
 from transforms.elo.rapid_letters import label_problems, normalise_labels
 from transforms.elo.rulebook import EloEra, Rulebook
 from transforms.lists.published import PublishedList

@@ -15,19 +15,10 @@ from flows.elo.rulebook import load_rulebook, reference_system
 from flows.publishing.context import PeriodContext, first_receipt, list_context, read_previous
 from flows.publishing.staleness import StaleList, stale_lists
 from flows.warehouse import execute, query_frame, read_sql
-from transforms.elo.lists import (
-    History,
-    PeriodFacts,
-    SplitHistory,
-    period_facts,
-    split_history,
-)
+from transforms.elo.lists import History, PeriodFacts, SplitHistory, period_facts, split_history
 from transforms.elo.period import key_seated_games
 from transforms.elo.rulebook import EloEra, Rulebook
-from transforms.lists.periods import (
-    cutoff_for,
-    ratings_day,
-)
+from transforms.lists.periods import cutoff_for, ratings_day
 
 
 def load_history(

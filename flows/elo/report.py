@@ -7,10 +7,7 @@ import polars as pl
 
 from flows.publishing.context import PeriodContext
 from flows.reports import MAX_LISTED, TOP_MOVES, moves_sections
-from transforms.elo.lists import (
-    ENTRY_BASES,
-    PeriodFacts,
-)
+from transforms.elo.lists import ENTRY_BASES, PeriodFacts
 from transforms.lists.published import PublishedList
 
 

@@ -8,11 +8,7 @@ import re
 from datetime import date, timedelta
 
 from transforms.lists.eras import Calendar
-from transforms.lists.periods import (
-    is_list_date,
-    list_dates_between,
-    receipt_window,
-)
+from transforms.lists.periods import is_list_date, list_dates_between, receipt_window
 
 OFFICIAL = "official"
 

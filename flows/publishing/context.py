@@ -18,11 +18,7 @@ from flows.publishing.arguments import (
     refuse_an_open_window,
 )
 from flows.warehouse import query_frame, read_sql, scalar
-from transforms.lists.periods import (
-    first_list_taking,
-    previous_list_date,
-    receipt_window,
-)
+from transforms.lists.periods import first_list_taking, previous_list_date, receipt_window
 
 
 @dataclass(frozen=True)

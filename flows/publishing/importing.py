@@ -20,9 +20,7 @@ from flows.registry import checked_csv
 from flows.runtime import RunRecord
 from flows.warehouse import Warehouse, execute, insert_frame, read_sql
 from flows.writes import archive_files, record_problems, recorded_problems_section
-from transforms.elo.lists import (
-    imported_list_warnings,
-)
+from transforms.elo.lists import imported_list_warnings
 from transforms.inputs.registry import type_published_list
 from transforms.lists.published import ranking_input
 from transforms.lists.rankings import rankings

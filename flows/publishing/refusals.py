@@ -15,9 +15,7 @@ from flows.publishing.context import read_previous
 from flows.publishing.staleness import StaleList
 from flows.warehouse import execute, query_frame, read_sql, scalar
 from transforms.lists.eras import Calendar
-from transforms.lists.periods import (
-    is_list_date,
-)
+from transforms.lists.periods import is_list_date
 
 
 def refuse_imported_dates(con: duckdb.DuckDBPyConnection, system: str, dates: list[date]) -> None:

@@ -15,9 +15,7 @@ from flows.console import counted
 from flows.publishing.arguments import OFFICIAL
 from flows.warehouse import execute, query_frame, read_sql
 from transforms.lists.notes import first_named
-from transforms.lists.periods import (
-    receipt_window,
-)
+from transforms.lists.periods import receipt_window
 
 # What a list of a system would be computed from, now (connection, system, rulebook, list date):
 # each system reads its own inputs (flows.elo.periods, flows.rubele.lists)

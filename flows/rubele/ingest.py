@@ -37,10 +37,7 @@ from flows.writes import (
     record_problems,
     recorded_problems_section,
 )
-from schemas.draughts import (
-    DraughtsGameRow,
-    DraughtsTournamentRow,
-)
+from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow
 from schemas.problems import problem, problems_frame
 from transforms.inputs.draughts_csv import (
     DRAUGHTS_GAME_FIELDS,
@@ -53,9 +50,7 @@ from transforms.inputs.draughts_csv import (
     type_draughts_tournaments,
 )
 from transforms.inputs.registry import DatedSnapshots
-from transforms.lists.periods import (
-    first_list_taking,
-)
+from transforms.lists.periods import first_list_taking
 from transforms.rubele.rulebook import RubeleRulebook
 
 

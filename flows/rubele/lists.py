@@ -23,24 +23,15 @@ from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_
 from flows.publishing.context import PeriodContext, first_receipt, list_context, read_previous
 from flows.publishing.importing import ListImport
 from flows.publishing.quarterly import publish_quarterly
-from flows.publishing.refusals import (
-    refuse_a_scenario_on_another_rulebook,
-    refuse_imported_dates,
-)
+from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
 from flows.publishing.replay import finish_recalculation
-from flows.publishing.revisions import (
-    WrittenList,
-    diff_against,
-    write_list,
-)
+from flows.publishing.revisions import WrittenList, diff_against, write_list
 from flows.publishing.staleness import StaleList, stale_lists
 from flows.reports import MAX_LISTED, TOP_MOVES, moves_sections
 from flows.rubele.rulebook import load_rubele_rulebook
 from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, query_frame, read_sql
-from schemas.draughts import (
-    PublishedCapitalRow,
-)
+from schemas.draughts import PublishedCapitalRow
 from schemas.problems import empty_problems
 from transforms.inputs.registry import DatedSnapshots
 from transforms.lists.periods import cutoff_for

@@ -9,12 +9,8 @@ from prefect import flow
 
 from flows.registry import RegistryKind, load_snapshot
 from flows.runtime import failure_recorded
-from schemas.draughts import (
-    FidPlayer,
-)
-from transforms.inputs.draughts_csv import (
-    type_fid_players,
-)
+from schemas.draughts import FidPlayer
+from transforms.inputs.draughts_csv import type_fid_players
 
 FID_REGISTRY = RegistryKind(
     "fid-registry",
