@@ -232,21 +232,69 @@ def _with_earlier_ids(entries: pl.DataFrame, aliases: pl.DataFrame | None) -> pl
     )
 
 
-def rematch_provisional(waiting: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
-    """Provisional players that ``registry`` now identifies (a snapshot loaded after their
-    tournament): provisional_id, player_id, match_method, one row per provisional id.
+def place_provisional(waiting: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
+    """Every provisional player waiting for a merge, as ``registry`` (a snapshot loaded after
+    their tournaments) places him: provisional_id, player_id (null: not placed), match_method
+    (the strongest evidence that found him) and reason (why he was not placed), one row per id.
 
     ``waiting`` has the provisional_id and the fields an entry is matched on (name,
-    birth_date, birth_year, federation, fide_id, national_id); an id whose rows would go to two
-    different players stays provisional, for the analyst to merge.
+    birth_date, birth_year, federation, fide_id, national_id), one row per way he was entered;
+    rows found by different evidence place him when they all name one player, and an id whose
+    rows name two different players stays provisional, for the analyst to merge.
     """
     no_merges = pl.DataFrame(schema={"provisional_id": pl.Utf8, "player_id": pl.Utf8})
-    matched = match_players(
-        waiting.rename({"provisional_id": "waiting_id"}), registry, no_merges
-    ).filter(pl.col("match_method") != "provisional")
+    found = pl.col("match_method") != "provisional"
+    strength = pl.col("match_method").replace_strict(
+        {method: rank for rank, method in enumerate(MATCH_METHODS)}, return_dtype=pl.Int32
+    )
+    matched = match_players(waiting.rename({"provisional_id": "waiting_id"}), registry, no_merges)
+    per_id = matched.group_by("waiting_id").agg(
+        pl.col("player_id").filter(found).unique().sort().alias("players"),
+        pl.col("match_method").filter(found).sort_by(strength.filter(found)).first(),
+        (
+            pl.col("birth_date").is_null()
+            & pl.col("fide_id").is_null()
+            & pl.col("national_id").is_null()
+        )
+        .all()
+        .alias("nothing_to_match_on"),
+    )
+    players = pl.col("players").list.len()
+    return per_id.select(
+        pl.col("waiting_id").alias("provisional_id"),
+        pl.when(players == 1).then(pl.col("players").list.first()).alias("player_id"),
+        pl.when(players == 1).then(pl.col("match_method")).alias("match_method"),
+        pl.when(players > 1)
+        .then(
+            pl.format(
+                "its entries name {} registered players ({})",
+                players,
+                pl.col("players").list.join(", "),
+            )
+        )
+        .when(players == 1)
+        .then(pl.lit(None, dtype=pl.Utf8))
+        .when(pl.col("nothing_to_match_on"))
+        .then(
+            pl.lit(
+                "its files give no birth date, national id or FIDE id: only a merge can place it"
+            )
+        )
+        .otherwise(
+            pl.lit(
+                "no single registered player has its national id, its FIDE id (with the "
+                "surname or birth year agreeing), or its name and birth date"
+            )
+        )
+        .alias("reason"),
+    ).sort("provisional_id")
+
+
+def rematch_provisional(waiting: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
+    """The provisional players ``registry`` now identifies (see :func:`place_provisional`):
+    provisional_id, player_id, match_method, one row per provisional id."""
     return (
-        matched.select(pl.col("waiting_id").alias("provisional_id"), "player_id", "match_method")
-        .unique()
-        .filter(pl.len().over("provisional_id") == 1)
-        .sort("provisional_id")
+        place_provisional(waiting, registry)
+        .filter(pl.col("player_id").is_not_null())
+        .select("provisional_id", "player_id", "match_method")
     )

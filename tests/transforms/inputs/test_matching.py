@@ -4,7 +4,12 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.inputs.matching import match_players, provisional_aliases, rematch_provisional
+from transforms.inputs.matching import (
+    match_players,
+    place_provisional,
+    provisional_aliases,
+    rematch_provisional,
+)
 
 REGISTRY = pl.DataFrame(
     {
@@ -252,3 +257,43 @@ def test_a_later_registry_identifies_waiting_players_unless_ambiguous():
     found = rematch_provisional(waiting.drop("start_number"), REGISTRY)
     # P-A by name and birth date; P-B is still unknown; P-C would be two people: left alone
     assert found.rows() == [("P-A", "100001", "name_birth")]
+
+
+def test_a_player_found_by_two_kinds_of_evidence_is_placed_once_by_the_strongest():
+    # P-R was entered once with his national id, once with his name and birth date only: both
+    # name Rossi (an early version kept only ids found by a single kind of evidence, and left
+    # him provisional)
+    waiting = _entries(
+        name=["Rossi, Mario", "ROSSI Mario"],
+        birth_date=[None, date(1980, 1, 2)],
+        national_id=["100001", None],
+    ).with_columns(pl.Series("provisional_id", ["P-R", "P-R"]))
+    found = rematch_provisional(waiting.drop("start_number"), REGISTRY)
+    assert found.rows() == [("P-R", "100001", "national_id")]
+
+
+NO_SINGLE_PLAYER = (
+    "no single registered player has its national id, its FIDE id (with the surname or birth "
+    "year agreeing), or its name and birth date"
+)
+
+
+def test_a_snapshot_says_why_it_could_not_place_a_waiting_player():
+    waiting = _entries(
+        name=["Stranger, Joe", "Nobody, Known", "Verdi Luca", "Verdi Luca", "Neri, Paolo"],
+        birth_date=[date(1999, 1, 1), None, None, None, date(1970, 1, 1)],
+        birth_year=[None, None, None, 1980, None],
+        fide_id=[None, None, 2500003, 2500001, None],
+    ).with_columns(pl.Series("provisional_id", ["P-S", "P-N", "P-C", "P-C", "P-T"]))
+    placed = place_provisional(waiting.drop("start_number"), REGISTRY)
+    assert placed.select("provisional_id", "player_id", "reason").rows() == [
+        ("P-C", None, "its entries name 2 registered players (100001, 100003)"),
+        (
+            "P-N",
+            None,
+            "its files give no birth date, national id or FIDE id: only a merge can place it",
+        ),
+        ("P-S", None, NO_SINGLE_PLAYER),
+        # two registered Neri, Paolo born the same day: no single player
+        ("P-T", None, NO_SINGLE_PLAYER),
+    ]
