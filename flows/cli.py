@@ -184,7 +184,7 @@ def _run_ingest(args: argparse.Namespace) -> None:
 
 
 def _run_load_registry(args: argparse.Namespace) -> None:
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     _refused_snapshot(load_registry_flow(args.folder, args.as_of, args.warehouse))
 

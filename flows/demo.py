@@ -15,8 +15,8 @@ from prefect import flow
 
 from flows.console import say
 from flows.elo.ingest import ingest_flow
+from flows.elo.registry import load_registry_flow
 from flows.import_list import import_list_flow
-from flows.registry import load_registry_flow
 from flows.rubele.ingest import ingest_draughts_flow
 from flows.rubele.registry import load_fid_registry_flow
 from flows.status import status_text

@@ -13,13 +13,14 @@ from prefect import flow
 
 from flows.console import say
 from flows.inputs import CsvInput, read_csv_text
+from flows.reports import MAX_LISTED
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import Membership, RegistryPlayer
 from schemas.problems import empty_problems, problem, problem_rows, problems_frame
 from schemas.validation import validate
-from transforms.inputs.matching import rematch_provisional
+from transforms.inputs.matching import place_provisional
 from transforms.inputs.registry import (
     identity_changes,
     implausible_births,
@@ -156,10 +157,12 @@ class RegistryKind:
 
 def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: date) -> str:
     """Merge the provisional players that the registry now identifies (national id, FIDE id,
-    name and birth date, as at ingest): later lists read them under their real id."""
+    name and birth date, as at ingest): later lists read them under their real id. The report
+    names those still waiting, and why."""
     waiting = query_frame(con, read_sql("queries/unmatched_identities.sql"))
     registry = latest_identity(query_frame(con, read_sql("queries/registry_identity.sql")))
-    found = rematch_provisional(waiting, registry).with_columns(
+    placed = place_provisional(waiting, registry)
+    found = placed.filter(pl.col("player_id").is_not_null()).with_columns(
         pl.format(
             "matched by the registry snapshot of {} ({})", pl.lit(str(as_of)), "match_method"
         ).alias("note")
@@ -170,7 +173,10 @@ def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: da
         ~pl.col("provisional_id").is_in(twice.get_column("provisional_id").implode())
     )
     if found.height:
-        con.register("_incoming_merges", found.to_arrow())
+        con.register(
+            "_incoming_merges",
+            found.select("provisional_id", "player_id", "match_method", "note").to_arrow(),
+        )
         try:
             execute(con, read_sql("queries/insert_registry_merges.sql"), {"run_id": run.run_id})
         finally:
@@ -182,6 +188,21 @@ def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: da
             "- identified but left to the analyst, because the merge would make one person "
             f"play twice in a tournament: {', '.join(twice.get_column('provisional_id'))}\n"
         )
+    unplaced = placed.filter(pl.col("player_id").is_null())
+    run.counts["players_still_provisional"] = unplaced.height + twice.height
+    if unplaced.height:
+        report += f"- provisional players this snapshot could not place: {unplaced.height}\n"
+        report += "".join(
+            f"  - {provisional_id}: {reason}\n"
+            for provisional_id, reason in unplaced.head(MAX_LISTED)
+            .select("provisional_id", "reason")
+            .rows()
+        )
+        if unplaced.height > MAX_LISTED:
+            report += (
+                f"  - … and {unplaced.height - MAX_LISTED} more in the `unmatched_player` "
+                "view (merge them with `graduatoria merge`)\n"
+            )
     return report
 
 
@@ -239,13 +260,6 @@ def _existing_load(
         [as_of],
     )
     return (rows[0][0], rows[0][1]) if rows else None
-
-
-@flow(name="load-registry")
-@failure_recorded("load-registry")
-def load_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
-    """Load ``players.csv`` and ``memberships.csv`` from ``folder`` as the snapshot at ``as_of``."""
-    return load_snapshot(FSI_REGISTRY, folder, as_of, warehouse)
 
 
 def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) -> dict[str, int]:

@@ -13,12 +13,12 @@ import duckdb
 import polars as pl
 
 from flows.console import counted, say
-from flows.inputs import read_csv_text
+from flows.inputs import InputFile, csv_text, read_csv_text
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_a_day_off_the_calendar
 from flows.publishing.refusals import refuse_an_import_after_computed_lists
 from flows.registry import checked_csv
 from flows.runtime import RunRecord
-from flows.warehouse import Warehouse, execute, insert_frame, read_sql
+from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from transforms.elo.lists import imported_list_warnings
 from transforms.inputs.registry import type_published_list
@@ -103,31 +103,15 @@ def import_published_list(
             ).with_columns(pl.lit("list").alias("source"), *tag_file)
             record_problems(con, run.run_id, warnings)
             listed = importer.build_rows(rows.drop("line_no"), registry, members)
-            execute(
+            imported = store_imported_list(
                 con,
-                read_sql("queries/lists/insert_revision.sql"),
-                {
-                    **key,
-                    "revision": 1,
-                    "source": "imported",
-                    "run_id": run.run_id,
-                    "rulebook_hash": rulebook.content_hash,
-                    "era_from": era.effective_from,
-                    "previous_list_date": None,
-                    "previous_revision": None,
-                    "content_hash": source.file.sha256,
-                    "inputs_hash": None,
-                    "players": listed.height,
-                    "tournaments": 0,
-                    "report": f"Imported from {source.file.name}",
-                },
-            )
-            tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": 1}.items()]
-            imported = insert_frame(con, "list_entry", listed.with_columns(tag))
-            insert_frame(
-                con,
-                "list_ranking",
-                rankings(ranking_input(listed, era, list_date)).with_columns(tag),
+                run,
+                key,
+                1,
+                importer,
+                listed,
+                f"Imported from {source.file.name}",
+                source.file.sha256,
             )
         if not refused:  # the list stored now, or the same file imported before
             run.counts = {"players": imported, "rejections_new": rejected}
@@ -146,3 +130,108 @@ def import_published_list(
             "again"
         )
     return run.counts
+
+
+def store_imported_list(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    key: dict[str, Any],
+    revision: int,
+    importer: ListImport,
+    listed: pl.DataFrame,
+    report: str,
+    file_sha256: str,
+) -> int:
+    """Write an imported list as ``revision`` of its list date, with its rankings; its content
+    hash is the published file's, which names the file in the archive (``raw_file``)."""
+    era = importer.era
+    execute(
+        con,
+        read_sql("queries/lists/insert_revision.sql"),
+        {
+            **key,
+            "revision": revision,
+            "source": "imported",
+            "run_id": run.run_id,
+            "rulebook_hash": importer.rulebook.content_hash,
+            "era_from": era.effective_from,
+            "previous_list_date": None,
+            "previous_revision": None,
+            "content_hash": file_sha256,
+            "inputs_hash": None,
+            "players": listed.height,
+            "tournaments": 0,
+            "report": report,
+        },
+    )
+    tag = [pl.lit(value).alias(name) for name, value in {**key, "revision": revision}.items()]
+    stored = insert_frame(con, "list_entry", listed.with_columns(tag))
+    insert_frame(
+        con,
+        "list_ranking",
+        rankings(ranking_input(listed, era, key["list_date"])).with_columns(tag),
+    )
+    return stored
+
+
+def refresh_imported_lists(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    importer_at: Callable[[date], ListImport],
+    since: date,
+) -> list[date]:
+    """Build again, from the archived file, each official list of ``system`` imported for a
+    date on or after ``since`` (a registry snapshot just loaded): its names, sex, birth dates,
+    membership and categories come from the registry in force on its date, so an import made
+    before the registry was loaded gets them now. A list that comes out different is a new
+    revision (the lists computed from the old one become stale); returns their dates."""
+    imported = query_frame(
+        con,
+        read_sql("queries/lists/current_revisions.sql"),
+        {"system": system, "scenario": OFFICIAL},
+    ).filter((pl.col("source") == "imported") & (pl.col("list_date") >= since))
+    refreshed = []
+    for list_date, revision, file_sha256 in imported.select(
+        "list_date", "revision", "content_hash"
+    ).rows():
+        name, content = execute(
+            con, read_sql("queries/archived_file.sql"), {"sha256": file_sha256}
+        )[0]
+        importer = importer_at(list_date)
+        source = csv_text(InputFile(path=Path(name), content=bytes(content)))
+        rows, _ = importer.prepare(checked_csv(source, type_published_list, importer.row_schema)[0])
+        registry, members = importer.read_people(con)
+        listed = importer.build_rows(rows.drop("line_no"), registry, members)
+        key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
+        stored = query_frame(
+            con,
+            read_sql("queries/lists/revision_entries.sql"),
+            {**key, "revision": revision},
+        )
+        if _same_rows(stored, listed):
+            continue
+        store_imported_list(
+            con,
+            run,
+            key,
+            revision + 1,
+            importer,
+            listed,
+            f"Imported from {name}; names, membership and categories from the registry as "
+            f"loaded on {since} and before",
+            file_sha256,
+        )
+        refreshed.append(list_date)
+    return refreshed
+
+
+def _same_rows(stored: pl.DataFrame, listed: pl.DataFrame) -> bool:
+    """Whether a list's stored rows say what ``listed`` says, column by column as text (the
+    stored types are the warehouse's)."""
+    columns = [column for column in stored.columns if column in listed.columns]
+
+    def as_text(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.select(pl.col(columns).cast(pl.Utf8)).sort("player_id")
+
+    return stored.height == listed.height and as_text(stored).equals(as_text(listed))

@@ -1,14 +1,20 @@
 """The ``load-fid-registry`` flow: a dated snapshot of the FID (draughts) registry, kept apart
-from the FSI one (other ids), read through the same snapshot machinery."""
+from the FSI one (other ids), read through the same snapshot machinery. A snapshot gives the
+draughts lists imported for its dates the names, membership and categories it holds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
+import duckdb
 from prefect import flow
 
+from flows.publishing.importing import refresh_imported_lists
 from flows.registry import RegistryKind, load_snapshot
-from flows.runtime import failure_recorded
+from flows.rubele.lists import rubele_list_import
+from flows.rubele.rulebook import RUBELE_SYSTEMS
+from flows.runtime import RunRecord, failure_recorded
 from schemas.draughts import FidPlayer
 from transforms.inputs.draughts_csv import type_fid_players
 
@@ -24,8 +30,26 @@ FID_REGISTRY = RegistryKind(
 )
 
 
+def after_fid_snapshot(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: date) -> str:
+    """The imported draughts lists a new FID snapshot changes (inside the load's transaction)."""
+    lines = []
+    for system in RUBELE_SYSTEMS:
+        dates = refresh_imported_lists(
+            con, run, system, lambda day, system=system: rubele_list_import(system, day), as_of
+        )
+        lines += [
+            f"- the imported {system} list of {day} takes its names and membership from this "
+            "snapshot: a new revision (the lists computed from it are stale)\n"
+            for day in dates
+        ]
+    run.counts["imported_lists_refreshed"] = len(lines)
+    return "".join(lines)
+
+
 @flow(name="load-fid-registry")
 @failure_recorded("load-fid-registry")
 def load_fid_registry_flow(folder: str, as_of: date, warehouse: str) -> dict[str, int]:
     """The FID registry (``players.csv``, ``memberships.csv``) as the snapshot at ``as_of``."""
-    return load_snapshot(FID_REGISTRY, folder, as_of, warehouse)
+    return load_snapshot(
+        replace(FID_REGISTRY, after_load=after_fid_snapshot), folder, as_of, warehouse
+    )

@@ -58,8 +58,8 @@ def season_warehouse(_season_bases, tmp_path, tmp_path_factory):
 def _build_season(folder, season: int):
     from flows.demo import published_lists, registry_snapshots
     from flows.elo.ingest import ingest_flow
+    from flows.elo.registry import load_registry_flow
     from flows.import_list import import_list_flow
-    from flows.registry import load_registry_flow
     from synthetic.chess import generate_federation
     from synthetic.demo_files import write_federation
 

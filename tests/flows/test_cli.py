@@ -228,11 +228,11 @@ def test_an_interrupt_says_whether_the_warehouse_was_written(capsys, monkeypatch
 
 def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path):
     import flows.elo.ingest
-    import flows.registry
+    import flows.elo.registry
     import flows.rubele.ingest
 
     warehouse = str(tmp_path / "w.duckdb")
-    monkeypatch.setattr(flows.registry, "load_registry_flow", lambda *args: {"refused": 1})
+    monkeypatch.setattr(flows.elo.registry, "load_registry_flow", lambda *args: {"refused": 1})
     load = ["load-registry", str(tmp_path), "--as-of", "2026-01-01", "--warehouse", warehouse]
     assert main(load) == 1
     assert "the snapshot was refused: nothing was loaded" in capsys.readouterr().err

@@ -79,13 +79,20 @@ def _rejections_of_last_run(warehouse: str) -> list[tuple]:
 
 
 def test_snapshots_are_read_as_they_stood_and_reloads_change_nothing(tmp_path):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     january = _snapshot(tmp_path / "2026-01-01", JANUARY)
     july = _snapshot(tmp_path / "2026-07-01", JULY)
     first = load_registry_flow(january, date(2026, 1, 1), warehouse)
-    assert first == {"players": 2, "memberships": 2, "rejections_new": 3, "players_rematched": 0}
+    assert first == {
+        "players": 2,
+        "memberships": 2,
+        "rejections_new": 3,
+        "players_rematched": 0,
+        "players_still_provisional": 0,
+        "imported_lists_refreshed": 0,
+    }
     load_registry_flow(july, date(2026, 7, 1), warehouse)
     again = load_registry_flow(january, date(2026, 1, 1), warehouse)
     assert again == {"players": 0, "memberships": 0, "rejections_new": 0, "players_rematched": 0}
@@ -148,7 +155,8 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
 
 def test_unmatched_players_get_provisional_ids_that_a_merge_resolves(tmp_path):
     from flows.elo.ingest import ingest_flow
-    from flows.registry import load_registry_flow, merge_player_flow
+    from flows.elo.registry import load_registry_flow
+    from flows.registry import merge_player_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     load_registry_flow(_snapshot(tmp_path / "reg", JANUARY), date(2026, 1, 1), warehouse)
@@ -199,7 +207,7 @@ def _two_players_waiting(tmp_path: Path) -> tuple[str, list[tuple]]:
     """A warehouse with the January registry and AR-1 ingested, whose two foreign players
     wait with provisional ids: the warehouse, and (provisional_id, fide_id) of each."""
     from flows.elo.ingest import ingest_flow
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     load_registry_flow(_snapshot(tmp_path / "reg", JANUARY), date(2026, 1, 1), warehouse)
@@ -232,7 +240,7 @@ def _two_players_waiting(tmp_path: Path) -> tuple[str, list[tuple]]:
 
 
 def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse, waiting = _two_players_waiting(tmp_path)
     assert len(waiting) == 2 and waiting[0][1] is not None
@@ -253,13 +261,24 @@ def test_a_registry_snapshot_loaded_later_identifies_waiting_players(tmp_path):
     assert merged == ("100777", "matched by the registry snapshot of 2026-07-01 (fide_id)")
     assert resolved == ("100777", "merge")
     assert left == 1
+    # the one still waiting is named in the load's report, with why
+    (_, still_waiting) = waiting
+    assert counts["players_still_provisional"] == 1
+    with Warehouse(warehouse).reader() as con:
+        report = con.execute(
+            "SELECT report FROM run_record WHERE flow = 'load-registry' "
+            "ORDER BY ended_at DESC LIMIT 1"
+        ).fetchone()[0]
+    assert "- provisional players this snapshot could not place: 1\n" in report
+    assert f"  - {still_waiting[0]}: " in report
     # loading the same snapshot again finds nothing new
     again = load_registry_flow(str(tmp_path / "july"), date(2026, 7, 1), warehouse)
     assert again["players_rematched"] == 0
 
 
 def test_a_rematch_that_would_make_one_person_play_twice_is_left_to_the_analyst(tmp_path):
-    from flows.registry import load_registry_flow, merge_player_flow
+    from flows.elo.registry import load_registry_flow
+    from flows.registry import merge_player_flow
 
     warehouse, waiting = _two_players_waiting(tmp_path)
     (first, fide_id), (second, _) = waiting
@@ -317,7 +336,7 @@ REFUSED_WITH_ONE_REJECTION = {
 
 @pytest.mark.parametrize("case", list(REFUSED_HEADERS))
 def test_a_file_separated_by_semicolons_or_tabs_is_refused_and_the_snapshot_stays(tmp_path, case):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     file_name, content, separator = REFUSED_HEADERS[case]
     warehouse = str(tmp_path / "w.duckdb")
@@ -355,7 +374,7 @@ def test_a_file_separated_by_semicolons_or_tabs_is_refused_and_the_snapshot_stay
 def test_a_players_file_that_is_not_utf8_is_refused_with_the_line_of_the_first_bad_byte(
     tmp_path,
 ):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     load_registry_flow(_snapshot(tmp_path / "jan", JANUARY), date(2026, 1, 1), warehouse)
@@ -378,7 +397,7 @@ def test_a_players_file_that_is_not_utf8_is_refused_with_the_line_of_the_first_b
 
 
 def test_a_membership_of_a_rejected_player_says_his_row_was_rejected(tmp_path):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     # 100003 (line 4, month 13) and 100004 (line 5, sex X) are in players.csv but rejected
@@ -406,7 +425,7 @@ def test_a_membership_of_a_rejected_player_says_his_row_was_rejected(tmp_path):
 
 
 def test_a_fide_id_on_two_rows_is_set_aside_on_both_and_neither_player_is_lost(tmp_path):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     # AR-1's first foreign player waits under a provisional id, with his FIDE id
     warehouse, waiting = _two_players_waiting(tmp_path)
@@ -472,7 +491,7 @@ def test_a_fide_id_on_two_rows_is_set_aside_on_both_and_neither_player_is_lost(t
 
 
 def test_a_missing_memberships_file_refuses_the_load_and_a_repeated_year_counts_once(tmp_path):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     folder = tmp_path / "no-memberships"
@@ -506,7 +525,7 @@ def test_a_missing_memberships_file_refuses_the_load_and_a_repeated_year_counts_
 def test_a_players_file_without_rows_refuses_the_load(tmp_path):
     # a header, then only the ",,,," a spreadsheet leaves: a snapshot of nobody would say the
     # federation has no players from its date
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     folder = _snapshot(tmp_path / "empty", PLAYERS_HEADER + ",,,,,,,,,\n,,,,,,,,,\n")
@@ -520,7 +539,7 @@ def test_a_players_file_without_rows_refuses_the_load(tmp_path):
 
 
 def test_a_rejected_row_keeps_the_players_row_of_the_snapshot_before(tmp_path):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
@@ -579,7 +598,7 @@ def test_a_rejected_row_keeps_the_players_row_of_the_snapshot_before(tmp_path):
 
 
 def test_a_row_with_an_unquoted_comma_is_rejected_and_the_rest_loads(tmp_path):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     slipped = JULY + "100004,Neri, Paolo,M,1970-01-01,ITA,,,,NC,\n"
@@ -605,7 +624,7 @@ def test_a_row_with_an_unquoted_comma_is_rejected_and_the_rest_loads(tmp_path):
 )
 def test_a_snapshot_left_without_a_member_is_refused(tmp_path, memberships):
     # a snapshot of no members would take every player out of the rankings from its date
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
@@ -627,7 +646,7 @@ def test_a_snapshot_left_without_a_member_is_refused(tmp_path, memberships):
 def test_a_player_id_also_on_a_rejected_row_is_not_taken_from_the_other(tmp_path):
     # 100001 twice, the second row with a mistyped birth date: which row is Mario Rossi's
     # cannot be told, so neither is taken (not the first as if his id were written once)
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     doubled = JULY + '100001,"Rossi, Maria",F,1982-02-30,ITA,,,,NC,\n'
@@ -650,7 +669,7 @@ def test_a_player_id_also_on_a_rejected_row_is_not_taken_from_the_other(tmp_path
 def test_what_a_snapshot_changes_of_the_players_before_it_is_warned(tmp_path):
     # July's file: Bianchi's birth date and sex changed (the youth and women's rankings read
     # them), Rossi's name corrected, and Verdi, held in January, left out
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     january = JULY + '100003,"Verdi, Luca",M,1999-01-01,ITA,,,,NC,\n'
@@ -697,7 +716,7 @@ def test_what_a_snapshot_changes_of_the_players_before_it_is_warned(tmp_path):
 def test_a_player_whose_line_has_an_unquoted_comma_keeps_his_earlier_row(tmp_path):
     # Rossi's July line has a comma too many: like a row with a bad cell, it leaves his January
     # row standing (and his membership), instead of taking him out of the registry
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     load_registry_flow(_snapshot(tmp_path / "jan", JULY), date(2026, 1, 1), warehouse)
@@ -725,7 +744,7 @@ def test_a_player_whose_line_has_an_unquoted_comma_keeps_his_earlier_row(tmp_pat
 def test_a_player_id_also_on_a_line_with_an_unquoted_comma_is_not_taken_from_the_other(
     tmp_path,
 ):
-    from flows.registry import load_registry_flow
+    from flows.elo.registry import load_registry_flow
 
     warehouse = str(tmp_path / "w.duckdb")
     doubled = JULY + "100002,Bianchi, Anna,F,2010-05-06,ITA,,,,2N,\n"

@@ -520,9 +520,9 @@ def test_a_registry_snapshot_loaded_late_is_named_in_the_stale_reason(season_war
 
     from flows.demo import registry_snapshots
     from flows.elo.recalculate import recalculate_flow
+    from flows.elo.registry import load_registry_flow
     from flows.elo.rulebook import load_rulebook
     from flows.publishing.staleness import stale_lists
-    from flows.registry import load_registry_flow
 
     warehouse = str(season_warehouse(2019))
     recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
