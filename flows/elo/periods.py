@@ -12,7 +12,13 @@ import duckdb
 import polars as pl
 
 from flows.elo.rulebook import load_rulebook, reference_system
-from flows.publishing.context import PeriodContext, first_receipt, list_context, read_previous
+from flows.publishing.context import (
+    PeriodContext,
+    PreviousList,
+    first_receipt,
+    list_context,
+    read_previous,
+)
 from flows.publishing.staleness import StaleList, stale_lists
 from flows.warehouse import execute, query_frame, read_sql
 from transforms.elo.lists import History, PeriodFacts, SplitHistory, period_facts, split_history
@@ -67,7 +73,7 @@ def period_context(
     scenario: str,
     list_date: date,
     rulebook: Rulebook,
-    previous: pl.DataFrame,
+    previous: PreviousList,
     fingerprints: Mapping[date, str] | None = None,
 ) -> PeriodContext:
     """Where an FSI list date stands: its era, receipt window and the list it follows
@@ -122,7 +128,7 @@ def read_period(
         load_history(con, system, context.up_to, list_date), context.era.calendar
     )
     played = history.played_before(list_date, validity_in_force(rulebook))
-    return context, facts_of(context, history, previous, played)
+    return context, facts_of(context, history, previous.rows, played)
 
 
 def facts_of(

@@ -33,7 +33,7 @@ from flows.elo.periods import (
 from flows.elo.report import list_report
 from flows.elo.rulebook import FSI_SYSTEMS, load_rulebook
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_name, replay_dates
-from flows.publishing.context import PeriodContext, read_previous
+from flows.publishing.context import PeriodContext, PreviousList, read_previous
 from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
 from flows.publishing.replay import finish_recalculation
 from flows.publishing.revisions import WrittenList, diff_against, revisions_in_force, write_list
@@ -223,12 +223,18 @@ def recalculate_flow(
                     context = period_context(
                         con, system, scenario, list_date, rulebook, previous, fingerprints
                     )
-                    facts = facts_of(context, history, previous, played)
+                    facts = facts_of(context, history, previous.rows, played)
                     # the pure part, called directly: a Prefect task per list cost more than
                     # the work of a small list, and a replay has nothing to retry
                     closed = close_list(facts, context.era, list_date)
                     publisher.submit(context, closed)
-                    previous = as_previous(context, closed.rows, revision=None)
+                    # its revision is not settled yet (see BackgroundPublisher)
+                    previous = PreviousList(
+                        list_date,
+                        None,
+                        scenario,
+                        as_previous(context, closed.rows, revision=None),
+                    )
                     played = facts.played_through
             results = publisher.results()
         report = finish_recalculation(con, run, system, scenario, results, began)

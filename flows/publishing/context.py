@@ -17,7 +17,7 @@ from flows.publishing.arguments import (
     refuse_a_day_off_the_calendar,
     refuse_an_open_window,
 )
-from flows.warehouse import query_frame, read_sql, scalar
+from flows.warehouse import execute, query_frame, read_sql, scalar
 from transforms.lists.periods import first_list_taking, previous_list_date, receipt_window
 
 
@@ -39,15 +39,28 @@ class PeriodContext:
     reference_ratings: pl.DataFrame | None
 
 
+@dataclass(frozen=True)
+class PreviousList:
+    """The list a list date follows: its date, revision and scenario (all None when no list
+    precedes it) and its rows, which a list of nobody has none of."""
+
+    list_date: date | None
+    revision: int | None
+    scenario: str | None
+    rows: pl.DataFrame
+
+
 def read_previous(
     con: duckdb.DuckDBPyConnection, system: str, scenario: str, list_date: date
-) -> pl.DataFrame:
+) -> PreviousList:
     """The list in force before ``list_date`` (a scenario's own, else the official one)."""
-    return query_frame(
-        con,
-        read_sql("queries/lists/previous_list.sql"),
-        {"system": system, "scenario": scenario, "list_date": list_date},
-    )
+    key = {"system": system, "scenario": scenario, "list_date": list_date}
+    rows = query_frame(con, read_sql("queries/lists/previous_list.sql"), key)
+    found = execute(con, read_sql("queries/lists/previous_list_key.sql"), key)
+    if not found:
+        return PreviousList(None, None, None, rows)
+    previous_date, revision, previous_scenario = found[0]
+    return PreviousList(previous_date, revision, previous_scenario, rows)
 
 
 def list_context(
@@ -56,7 +69,7 @@ def list_context(
     list_date: date,
     era: Any,
     rulebook: Any,
-    previous: pl.DataFrame,
+    previous: PreviousList,
     ratings_day: date,
     inputs_hash: Callable[[date], str],
     reference_ratings: pl.DataFrame | None = None,
@@ -74,7 +87,7 @@ def list_context(
     refuse_an_open_window(system, calendar, list_date)
     after, up_to = receipt_window(calendar, list_date)
     expected_previous = previous_list_date(calendar, list_date)
-    previous_date = previous.get_column("list_date")[0] if previous.height else None
+    previous_date = previous.list_date
     if previous_date is not None and previous_date != expected_previous:
         where = "" if scenario == OFFICIAL else f" in scenario {scenario}"
         raise ListError(
@@ -99,8 +112,8 @@ def list_context(
         up_to=up_to,
         ratings_day=ratings_day,
         previous_date=previous_date,
-        previous_revision=previous.get_column("revision")[0] if previous.height else None,
-        previous_scenario=previous.get_column("scenario")[0] if previous.height else None,
+        previous_revision=previous.revision,
+        previous_scenario=previous.scenario,
         inputs_hash=inputs_hash(up_to),
         reference_ratings=reference_ratings,
     )

@@ -58,7 +58,7 @@ def refuse_an_empty_first_list(
     if not is_list_date(calendar, list_date):
         return  # the list's context refuses it, saying why
     key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
-    if read_previous(con, system, OFFICIAL, list_date).height or execute(
+    if read_previous(con, system, OFFICIAL, list_date).list_date is not None or execute(
         con, read_sql("queries/lists/current_revision.sql"), key
     ):
         return  # not the first list, or one published before

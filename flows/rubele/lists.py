@@ -20,7 +20,13 @@ from prefect.utilities.annotations import quote
 
 from flows.console import counted, say
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_name, replay_dates
-from flows.publishing.context import PeriodContext, first_receipt, list_context, read_previous
+from flows.publishing.context import (
+    PeriodContext,
+    PreviousList,
+    first_receipt,
+    list_context,
+    read_previous,
+)
 from flows.publishing.importing import ListImport
 from flows.publishing.quarterly import publish_quarterly
 from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
@@ -51,7 +57,7 @@ def rubele_context(
     scenario: str,
     list_date: date,
     rulebook: RubeleRulebook,
-    previous: pl.DataFrame,
+    previous: PreviousList,
 ) -> PeriodContext:
     """Where a draughts list date stands (capitals are read at the list date itself)."""
     return list_context(
@@ -223,7 +229,7 @@ def publish_rubele(
 ) -> WrittenList:
     previous = read_previous(con, system, scenario, list_date)
     context = rubele_context(con, system, scenario, list_date, rulebook, previous)
-    facts = read_rubele_facts(con, context, previous)
+    facts = read_rubele_facts(con, context, previous.rows)
     # quoted: Prefect would otherwise walk every field of the facts and the rulebook
     published = compute_rubele_list(quote(facts), quote(rulebook), list_date)
     quarantined = query_frame(

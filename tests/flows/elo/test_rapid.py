@@ -138,3 +138,31 @@ def test_a_first_list_with_no_tournament_is_refused_not_published_empty(tmp_path
     with Warehouse(warehouse).reader() as con:
         lists = con.execute("SELECT DISTINCT system FROM list_revision").fetchall()
     assert lists == [("elo_italia",)]
+
+
+def test_a_replay_from_the_first_list_date_goes_on_past_an_empty_first_list(tmp_path):
+    # deliveries without a registry: every rapid tournament has a player who is no member, so
+    # the first Elo Rapid list sets them all aside and lists nobody; the lists after it still
+    # follow it (they were refused: "no elo_rapid list precedes 2019-07-01", the list the
+    # replay had just written)
+    from flows.elo.ingest import ingest_flow
+    from flows.elo.lists import quarterly_flow
+    from flows.elo.recalculate import recalculate_flow
+    from synthetic.chess import generate_federation
+    from synthetic.demo_files import write_federation
+
+    demo = tmp_path / "demo"
+    write_federation(
+        generate_federation(5, season=2019, n_players=200, tournaments_per_quarter=(3, 4)), demo
+    )
+    warehouse = str(tmp_path / "w.duckdb")
+    ingest_flow(str(demo / "deliveries"), warehouse)
+    replayed = recalculate_flow("elo_rapid", warehouse, FIRST, date(2019, 10, 1))
+    assert replayed["lists"] == replayed["new_revisions"] == 3
+    assert quarterly_flow("elo_rapid", LAST, warehouse)["revision"] == 1
+    with Warehouse(warehouse).reader() as con:
+        sizes = con.sql(
+            "SELECT list_date, players FROM list_revision WHERE system = 'elo_rapid' "
+            "ORDER BY list_date"
+        ).fetchall()
+    assert sizes == [(FIRST, 0), (date(2019, 7, 1), 0), (date(2019, 10, 1), 0), (LAST, 0)]
