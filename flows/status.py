@@ -6,6 +6,7 @@ import duckdb
 
 from flows.console import counted
 from flows.publishing.staleness import StaleList
+from flows.publishing.unrated import unrated_tournaments
 from flows.systems import SYSTEMS, rating_system
 from flows.warehouse import Warehouse, query_frame, read_sql
 
@@ -14,6 +15,7 @@ def status_text(warehouse: str) -> str:
     with Warehouse(warehouse).reader() as con:
         facts = query_frame(con, read_sql("queries/status.sql"))
         by_system = query_frame(con, read_sql("queries/tournaments_by_system.sql"))
+        unrated = unrated_tournaments(con)
     width = max(len(what) for what in facts.get_column("what").to_list())
     lines = [f"Warehouse: {Warehouse(warehouse).path}", ""]
     lines += [f"  {what:<{width}}  {count:>9,}" for what, count in facts.rows()]
@@ -23,8 +25,22 @@ def status_text(warehouse: str) -> str:
             f"  {system or '(none)':<12} {status:<12} {tournaments:>5} tournaments "
             f"{entries or 0:>7,} entries {games or 0:>8,} played games  received {first} .. {last}"
         )
+    if unrated.height:
+        lines += ["", f"Tournaments no list will rate ({unrated.height}; view unrated_tournament):"]
+        lines += [
+            f"  {tournament_id} ({system}): {reason}"
+            for system, tournament_id, reason in unrated.head(UNRATED_SHOWN)
+            .select("system", "tournament_id", "reason")
+            .rows()
+        ]
+        if unrated.height > UNRATED_SHOWN:
+            lines.append(f"  … and {unrated.height - UNRATED_SHOWN} more")
     lines += ["", "Lists:", *_list_lines(warehouse)]
     return "\n".join(lines)
+
+
+# tournaments no list will rate that status names one by one
+UNRATED_SHOWN = 10
 
 
 def stale_of(con: duckdb.DuckDBPyConnection, system: str) -> list[StaleList]:

@@ -150,3 +150,30 @@ SELECT k.system, k.list_date, k.revision, k.ranking, k.position, k.player_id, k.
 FROM list_ranking k
 JOIN list_revision_current c USING (system, scenario, list_date, revision)
 JOIN list_entry e USING (system, scenario, list_date, revision, player_id);
+
+-- Public: accepted tournaments (latest version) that no list of their system will rate,
+-- because they were received before the system's first official list takes tournaments: up to
+-- the cut-off of a first list imported as the federation published it (the federation's list
+-- stands for them), or before the window of a first list computed here.
+CREATE OR REPLACE VIEW unrated_tournament AS
+WITH first_list AS (
+    SELECT system, list_date, source, received_after, received_up_to
+    FROM list_revision_current
+    QUALIFY list_date = min(list_date) OVER (PARTITION BY system)
+)
+SELECT t.system, t.tournament_id, t.version, t.received_on, t.start_date, t.end_date,
+       t.run_id, f.list_date AS first_list_date,
+       CASE WHEN f.source = 'imported' THEN
+           'received on ' || t.received_on || ', by the cut-off (' || f.received_up_to
+           || ') of the ' || t.system || ' list of ' || f.list_date
+           || ', imported as the federation published it: no list computed here rates it'
+       ELSE
+           'received on ' || t.received_on || ', before the window of the first '
+           || t.system || ' list (' || f.list_date || ': received after '
+           || f.received_after || '): no list rates it'
+       END AS reason
+FROM tournament t
+JOIN first_list f USING (system)
+WHERE t.status = 'accepted'
+  AND ((f.source = 'imported' AND t.received_on <= f.received_up_to)
+       OR (f.source <> 'imported' AND t.received_on <= f.received_after));

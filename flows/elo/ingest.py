@@ -16,7 +16,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.console import say
-from flows.elo.rulebook import load_rulebook
+from flows.elo.rulebook import FSI_SYSTEMS, load_rulebook
 from flows.inputs import (
     MANIFEST_NAME,
     Delivery,
@@ -24,7 +24,8 @@ from flows.inputs import (
     read_delivery,
     unlisted_problems,
 )
-from flows.reports import problems_section
+from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
+from flows.reports import MAX_LISTED, problems_section
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
@@ -360,14 +361,27 @@ def ingest_flow(
             outcomes.append(prepare_delivery(delivery, context, national_federation))
             say(f"  [{number}/{len(deliveries)}] {delivery.folder.name}: parsed")
         run.counts = write_outcomes(con, run, outcomes)
-        report = ingest_report(run, outcomes)
+        unrated = unrated_among_new(con, run)
+        run.counts["tournaments_unrated"] = unrated.height
+        report = ingest_report(run, outcomes, unrated)
         run.write(con, "succeeded", report)
     publish_markdown(report, key="ingest-report")
     say(report)
     return run.counts
 
 
-def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome]) -> str:
+def unrated_among_new(con: duckdb.DuckDBPyConnection, run: RunRecord) -> pl.DataFrame:
+    """The tournaments this ingest accepted that no list will rate (received before their
+    system's first list takes tournaments)."""
+    for system in FSI_SYSTEMS:
+        rulebook = load_rulebook(system)
+        fill_receipt_windows(
+            con, system, lambda day, rulebook=rulebook: rulebook.era_at(day).calendar
+        )
+    return unrated_tournaments(con, run.run_id)
+
+
+def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome], unrated: pl.DataFrame) -> str:
     counts = run.counts
     lines = [
         f"# Ingest run {run.run_id}",
@@ -404,5 +418,6 @@ def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome]) -> str:
             first = intake.errors.row(0, named=True) if intake.errors.height else None
             reason = first["reason"] if first else "the manifest row was rejected"
             lines.append(f"- {intake.tournament_id}: {reason}")
+    lines += unrated_section(unrated, MAX_LISTED)
     report = "\n".join(lines) + "\n"
     return report + (problems_section(problems) if problems.height else "")

@@ -22,6 +22,7 @@ from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from transforms.elo.lists import imported_list_warnings
 from transforms.inputs.registry import type_published_list
+from transforms.lists.periods import cutoff_for
 from transforms.lists.published import ranking_input
 from transforms.lists.rankings import rankings
 
@@ -159,6 +160,9 @@ def store_imported_list(
             "previous_revision": None,
             "content_hash": file_sha256,
             "inputs_hash": None,
+            # the federation's list stands for everything received up to its cut-off
+            "received_after": None,
+            "received_up_to": cutoff_for(era.calendar, key["list_date"]),
             "players": listed.height,
             "tournaments": 0,
             "report": report,

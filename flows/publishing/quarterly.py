@@ -18,6 +18,7 @@ from flows.publishing.refusals import (
 )
 from flows.publishing.revisions import WrittenList, inputs_checksums, superseded_note
 from flows.publishing.staleness import StaleList
+from flows.publishing.unrated import fill_receipt_windows
 from flows.runtime import RunRecord, publish_markdown
 from flows.warehouse import Warehouse, execute, read_sql
 
@@ -39,6 +40,7 @@ def publish_quarterly(
         rulebook_hash=rulebook.content_hash,
     )
     with Warehouse(warehouse).transaction(create=False) as con:
+        fill_receipt_windows(con, system, lambda day: rulebook.era_at(day).calendar)
         refuse_imported_dates(con, system, [list_date])
         refuse_stale_lists_before(system, list_date, stale(con))
         refuse_an_empty_first_list(con, system, list_date, rulebook.era_at(list_date).calendar)

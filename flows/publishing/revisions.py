@@ -122,6 +122,8 @@ def write_list(
             "previous_revision": context.previous_revision,
             "content_hash": fingerprint,
             "inputs_hash": context.inputs_hash,
+            "received_after": context.after,
+            "received_up_to": context.up_to,
             "players": published.rows.height,
             "tournaments": published.variations.get_column("tournament_id").n_unique(),
             "report": report,

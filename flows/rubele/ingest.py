@@ -26,7 +26,9 @@ from flows.inputs import (
     unlisted_files,
     unlisted_problems,
 )
+from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
 from flows.registry import checked_csv
+from flows.reports import MAX_LISTED
 from flows.rubele.rulebook import RUBELE_SYSTEMS, load_rubele_rulebook
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
@@ -397,14 +399,27 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
                 f"{counts['quarantined']} quarantined, {counts['unchanged']} unchanged, "
                 f"{counts['rejections']} new rejections"
             )
+        for system in RUBELE_SYSTEMS:
+            fill_receipt_windows(
+                con,
+                system,
+                lambda day, system=system: _shipped_rulebook(system).era_at(day).calendar,
+            )
+        unrated = unrated_tournaments(con, run.run_id)
+        totals["unrated"] = unrated.height
         run.counts = totals
         report = (
-            f"# Draughts ingest of {inbox}\n\n- deliveries: {totals['deliveries']}"
-            f" (refused whole, nothing of them read: {totals['deliveries_refused']})\n"
-            f"- tournaments accepted: {totals['accepted']}, quarantined: {totals['quarantined']}, "
-            f"unchanged: {totals['unchanged']}\n- games played over the board: {totals['games']}\n"
-            f"- rejections (new): {totals['rejections']}\n"
-        ) + recorded_problems_section(con, run.run_id)
+            (
+                f"# Draughts ingest of {inbox}\n\n- deliveries: {totals['deliveries']}"
+                f" (refused whole, nothing of them read: {totals['deliveries_refused']})\n"
+                f"- tournaments accepted: {totals['accepted']}, quarantined: "
+                f"{totals['quarantined']}, unchanged: {totals['unchanged']}\n"
+                f"- games played over the board: {totals['games']}\n"
+                f"- rejections (new): {totals['rejections']}\n"
+            )
+            + "".join(line + "\n" for line in unrated_section(unrated, MAX_LISTED))
+            + recorded_problems_section(con, run.run_id)
+        )
         run.write(con, "succeeded", report)
     publish_markdown(report, key="draughts-ingest-report")
     say(report)

@@ -1,6 +1,7 @@
 """End-to-end: real TRF files through the ingest flow into a temporary DuckDB warehouse."""
 
 import shutil
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -450,3 +451,50 @@ def test_files_the_file_system_refuses_are_rejected_and_the_rest_loads(tmp_path)
     assert "cannot be read (File name too long)" in reasons[0][2]
     assert "cannot be read (embedded null byte)" in reasons[1][2]
     assert "it cannot be read (Is a directory)" in reasons[2][2]
+
+
+def test_a_tournament_received_before_the_first_list_is_named_as_never_rated(
+    season_warehouse, tmp_path
+):
+    # the season's lists start from the federation's list of 2019-01-01 (cut-off 2018-12-15):
+    # a tournament received by then is rated by no list here (it was accepted in silence)
+    from flows.elo.ingest import ingest_flow
+    from flows.status import status_text
+    from tests.flows.helpers import flip_one_decisive_game, write_manifest
+
+    warehouse = season_warehouse(2019)
+    with Warehouse(warehouse).reader() as con:
+        ended, content = con.execute(
+            "SELECT t.end_date, f.content FROM tournament t "
+            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
+            "AND t.system = 'elo_italia' ORDER BY t.end_date, t.tournament_id LIMIT 1"
+        ).fetchone()
+    assert ended <= date(2018, 12, 15)
+    delivery = tmp_path / "late" / "2019-05"
+    delivery.mkdir(parents=True)
+    (delivery / "OLD.trf").write_text(flip_one_decisive_game(content.decode("ascii")))
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": "OLD-1",
+                "file": "OLD.trf",
+                "system": "elo_italia",
+                "received_on": str(ended),
+            }
+        ],
+    )
+    counts = ingest_flow(str(delivery.parent), str(warehouse))
+    assert counts["tournaments_accepted"] == 1 and counts["tournaments_unrated"] == 1
+    reason = (
+        f"received on {ended}, by the cut-off (2018-12-15) of the elo_italia list of 2019-01-01, "
+        "imported as the federation published it: no list computed here rates it"
+    )
+    with Warehouse(warehouse).reader() as con:
+        report = con.execute(
+            "SELECT report FROM run_record WHERE flow = 'ingest' ORDER BY ended_at DESC LIMIT 1"
+        ).fetchone()[0]
+        unrated = con.execute("SELECT tournament_id, reason FROM unrated_tournament").fetchall()
+    assert f"## Tournaments no list will rate (1)\n- OLD-1 (elo_italia): {reason}" in report
+    assert unrated == [("OLD-1", reason)]
+    assert f"  OLD-1 (elo_italia): {reason}" in status_text(str(warehouse))

@@ -1,0 +1,52 @@
+"""Tournaments no list will rate: accepted, but received before their system's first list takes
+tournaments (view ``unrated_tournament``). Each list revision keeps the receipt window it
+rates; revisions written before the window was kept get it from their system's calendar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+
+import duckdb
+import polars as pl
+
+from flows.warehouse import execute, query_frame, read_sql
+from transforms.lists.eras import Calendar
+from transforms.lists.periods import receipt_window
+
+
+def fill_receipt_windows(
+    con: duckdb.DuckDBPyConnection, system: str, calendar_at: Callable[[date], Calendar]
+) -> int:
+    """Give the revisions of ``system`` written without a receipt window theirs (one update per
+    list date: a system has a few dozen); returns how many list dates were filled."""
+    missing = execute(con, read_sql("queries/lists/windowless_dates.sql"), {"system": system})
+    for (list_date,) in missing:
+        after, up_to = receipt_window(calendar_at(list_date), list_date)
+        execute(
+            con,
+            read_sql("queries/lists/fill_receipt_window.sql"),
+            {"system": system, "list_date": list_date, "after": after, "up_to": up_to},
+        )
+    return len(missing)
+
+
+def unrated_tournaments(con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> pl.DataFrame:
+    """The rows of ``unrated_tournament`` (of the versions ``run_id`` wrote, when given)."""
+    return query_frame(con, read_sql("queries/unrated_tournaments.sql"), {"run_id": run_id})
+
+
+def unrated_section(unrated: pl.DataFrame, shown: int) -> list[str]:
+    """Report lines naming the tournaments no list will rate, with why."""
+    if unrated.height == 0:
+        return []
+    lines = ["", f"## Tournaments no list will rate ({unrated.height})"]
+    lines += [
+        f"- {tournament_id} ({system}): {reason}"
+        for system, tournament_id, reason in unrated.head(shown)
+        .select("system", "tournament_id", "reason")
+        .rows()
+    ]
+    if unrated.height > shown:
+        lines.append(f"- … and {unrated.height - shown} more in the `unrated_tournament` view")
+    return lines
