@@ -161,7 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     merge.add_argument("provisional_id")
     merge.add_argument("player_id")
-    merge.add_argument("--note", default="")
+    merge.add_argument("--note", default="", help="why: kept with the merge")
+    merge.add_argument(
+        "--force",
+        action="store_true",
+        help="merge even when the name and the birth date both differ from the registry's",
+    )
     _add_warehouse(merge)
 
     status = verbs.add_parser("status", help="summarise what the warehouse holds")
@@ -320,7 +325,9 @@ def _run_merge(args: argparse.Namespace) -> None:
     from flows.registry import merge_player_flow
 
     require_warehouse(args.warehouse)
-    merge_player_flow(args.provisional_id, args.player_id, args.warehouse, args.note)
+    merge_player_flow(
+        args.provisional_id, args.player_id, args.warehouse, args.note, force=args.force
+    )
 
 
 def _run_status(args: argparse.Namespace) -> None:

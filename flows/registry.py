@@ -20,7 +20,7 @@ from flows.writes import archive_files, record_problems, recorded_problems_secti
 from schemas.inputs import Membership, RegistryPlayer
 from schemas.problems import empty_problems, problem, problem_rows, problems_frame
 from schemas.validation import validate
-from transforms.inputs.matching import place_provisional
+from transforms.inputs.matching import merge_disagreements, place_provisional
 from transforms.inputs.registry import (
     identity_changes,
     implausible_births,
@@ -498,10 +498,15 @@ def _refuse(
 
 @flow(name="merge-player")
 @failure_recorded("merge-player")
-def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note: str = "") -> str:
-    """Record that a provisional id is a registered player; later runs use the real id."""
+def merge_player_flow(
+    provisional_id: str, player_id: str, warehouse: str, note: str = "", force: bool = False
+) -> str:
+    """Record that a provisional id is a registered player; later runs use the real id. A merge
+    whose name and birth both disagree with the registry is refused unless ``force``: it would
+    most likely put one person's games on another."""
     run = RunRecord(
-        flow="merge-player", parameters={"provisional_id": provisional_id, "player_id": player_id}
+        flow="merge-player",
+        parameters={"provisional_id": provisional_id, "player_id": player_id, "force": force},
     )
     with Warehouse(warehouse).transaction(create=False) as con:
         known = scalar(
@@ -514,6 +519,18 @@ def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note:
         )
         if not registered:
             raise RegistryError(f"player {player_id} is not in any registry snapshot")
+        entered = query_frame(
+            con, read_sql("queries/provisional_identity.sql"), {"provisional_id": provisional_id}
+        )
+        person = latest_identity(
+            query_frame(con, read_sql("queries/registry_identity.sql"))
+        ).filter(pl.col("player_id") == player_id)
+        differs = merge_disagreements(entered, person)
+        if len(differs) == 2 and not force:
+            raise RegistryError(
+                f"{provisional_id} does not look like {player_id}: {' and '.join(differs)} "
+                "differ; if they are one person all the same, merge with --force"
+            )
         proposed = pl.DataFrame({"provisional_id": [provisional_id], "player_id": [player_id]})
         twice = merge_conflicts(con, proposed)
         if twice.height:
@@ -527,7 +544,9 @@ def merge_player_flow(provisional_id: str, player_id: str, warehouse: str, note:
             read_sql("queries/upsert_player_merge.sql"),
             [provisional_id, player_id, note, run.run_id],
         )
-        message = f"{provisional_id} is now {player_id} ({known} tournament entries)"
+        message = f"{provisional_id} is now {player_id} ({known} tournament entries)" + (
+            f"; note that {' and '.join(differs)} differ" if differs else ""
+        )
         run.write(con, "succeeded", message)
     say(message)
     return message

@@ -757,3 +757,37 @@ def test_a_player_id_also_on_a_line_with_an_unquoted_comma_is_not_taken_from_the
         "player_id 100002 is also on line 4, rejected: which of the two rows is right cannot "
         "be told",
     ) in _rejections_of_last_run(warehouse)
+
+
+def test_a_merge_of_two_different_people_is_refused_unless_forced(season_warehouse, capsys):
+    from flows.cli import main
+
+    warehouse = str(season_warehouse(2019))
+    with Warehouse(warehouse).reader() as con:
+        provisional, name, born = con.execute(
+            "SELECT provisional_id, name, birth_date FROM unmatched_player "
+            "WHERE birth_date IS NOT NULL ORDER BY provisional_id LIMIT 1"
+        ).fetchone()
+        # someone else, who plays in none of the tournaments
+        other, other_born = con.execute(
+            "SELECT player_id, birth_date FROM registry_snapshot WHERE birth_date <> ? "
+            "AND name <> ? AND player_id NOT IN (SELECT player_id FROM tournament_player) "
+            "ORDER BY player_id LIMIT 1",
+            [born, name],
+        ).fetchone()
+    merge = ["merge", provisional, other, "--warehouse", warehouse]
+    assert main(merge) == 1
+    refused = capsys.readouterr().err
+    assert f"{provisional} does not look like {other}: the name ({name}, registered as " in refused
+    assert f"the birth ({born}, registered as {other_born}) differ" in refused
+    assert "merge with --force" in refused
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute(
+            "SELECT count(*) FROM player_merge WHERE provisional_id = ?", [provisional]
+        ).fetchone() == (0,)
+    assert main([*merge, "--force"]) == 0
+    assert f"{provisional} is now {other}" in capsys.readouterr().out
+    with Warehouse(warehouse).reader() as con:
+        assert con.execute(
+            "SELECT player_id FROM player_merge WHERE provisional_id = ?", [provisional]
+        ).fetchone() == (other,)

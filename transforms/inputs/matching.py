@@ -298,3 +298,40 @@ def rematch_provisional(waiting: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
         .filter(pl.col("player_id").is_not_null())
         .select("provisional_id", "player_id", "match_method")
     )
+
+
+def merge_disagreements(entered: pl.DataFrame, registered: pl.DataFrame) -> list[str]:
+    """What a proposed merge would contradict: ``entered`` holds how the provisional player was
+    entered in his tournaments (name, birth_date, birth_year; a row per way), ``registered``
+    the registered player's one row (name, birth_date). Returns a sentence per disagreement:
+    the name (none of the entries has his letters) and the birth (every entry that gives one
+    gives another); a birth no entry gives cannot disagree."""
+    person = registered.row(0, named=True)
+    born = person["birth_date"]
+    letters = entered.select(
+        (_letters_only(pl.col("name")) == _letters_only(pl.lit(person["name"]))).any()
+    ).item()
+    births = entered.filter(
+        pl.col("birth_date").is_not_null() | pl.col("birth_year").is_not_null()
+    ).select(
+        pl.coalesce(
+            pl.col("birth_date") == pl.lit(born),
+            pl.col("birth_year") == pl.lit(born.year if born else None),
+        ).alias("agrees")
+    )
+    said = []
+    if not letters:
+        names = ", ".join(sorted(set(entered.get_column("name").drop_nulls())))
+        said.append(f"the name ({names}, registered as {person['name']})")
+    if births.height and born is not None and not births.get_column("agrees").any():
+        given = ", ".join(
+            sorted(
+                {
+                    str(day) if day is not None else str(year)
+                    for day, year in entered.select("birth_date", "birth_year").rows()
+                    if day is not None or year is not None
+                }
+            )
+        )
+        said.append(f"the birth ({given}, registered as {born})")
+    return said

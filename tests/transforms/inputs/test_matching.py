@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from transforms.inputs.matching import (
     match_players,
+    merge_disagreements,
     place_provisional,
     provisional_aliases,
     rematch_provisional,
@@ -297,3 +298,35 @@ def test_a_snapshot_says_why_it_could_not_place_a_waiting_player():
         # two registered Neri, Paolo born the same day: no single player
         ("P-T", None, NO_SINGLE_PLAYER),
     ]
+
+
+def _entered(names: list[str], births: list[date | None], years: list[int | None]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {"name": names, "birth_date": births, "birth_year": years},
+        schema={"name": pl.Utf8, "birth_date": pl.Date, "birth_year": pl.Int32},
+    )
+
+
+REGISTERED = pl.DataFrame({"name": ["Martinelli, Valentina"], "birth_date": [date(1987, 1, 10)]})
+
+
+def test_a_merge_of_two_different_people_names_both_differences():
+    alice = _entered(["Martinelli, Alice"], [date(1991, 10, 4)], [None])
+    assert merge_disagreements(alice, REGISTERED) == [
+        "the name (Martinelli, Alice, registered as Martinelli, Valentina)",
+        "the birth (1991-10-04, registered as 1987-01-10)",
+    ]
+
+
+def test_a_merge_agrees_when_one_entry_has_the_letters_or_the_birth():
+    spelt = _entered(
+        ["MARTINELLI VALENTINA", "Martinelli, V."], [None, date(1987, 1, 10)], [1987, None]
+    )
+    assert merge_disagreements(spelt, REGISTERED) == []
+    # a year only, and no birth at all, cannot contradict the date
+    assert merge_disagreements(_entered(["Martinelli, Vale"], [None], [1987]), REGISTERED) == [
+        "the name (Martinelli, Vale, registered as Martinelli, Valentina)"
+    ]
+    assert (
+        merge_disagreements(_entered(["Martinelli, Valentina"], [None], [None]), REGISTERED) == []
+    )
