@@ -325,15 +325,36 @@ def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, p
                 )
             )
     if header.get("start_date") is None and header.get("end_date") is None:
-        found.append(
-            problem(
-                "neither the file (lines 042 and 052) nor the manifest gives the dates of the "
-                "tournament: the date played decides its players' activity and the order of "
-                "their tournaments, and is never guessed; give start_date and end_date in the "
-                "manifest",
-                field="end_date",
-            )
+        # the parser's warnings on dates the file gives but that cannot be read quote their
+        # line and value: the file is not undated, and the arbiter may correct it
+        unread = parsed.problems.filter(
+            pl.col("field").is_in(["start date", "end date"])
+            & pl.col("reason").str.ends_with("left empty")
         )
+        if unread.height:
+            first = unread.row(0, named=True)
+            found.append(
+                problem(
+                    "the file gives the dates of the tournament but none can be read ("
+                    + "; ".join(unread.get_column("reason").to_list())
+                    + "), and the manifest gives none: the date played decides its players' "
+                    "activity and the order of their tournaments, and is never guessed; correct "
+                    "the file or give start_date and end_date in the manifest",
+                    field="end_date",
+                    value=first["value"],
+                    line_no=first["line_no"],
+                )
+            )
+        else:
+            found.append(
+                problem(
+                    "neither the file (lines 042 and 052) nor the manifest gives the dates of the "
+                    "tournament: the date played decides its players' activity and the order of "
+                    "their tournaments, and is never guessed; give start_date and end_date in the "
+                    "manifest",
+                    field="end_date",
+                )
+            )
     if manifest_row.get("time_control"):
         header["time_control"] = manifest_row["time_control"]
     return header, problems_frame(found)

@@ -19,10 +19,15 @@ Spellings and how they are read:
 ``25.02.2011``,            month-first (US) files are not recognised as such
 ``28. 07. 2005``           (spaces around separators are ignored)
 ``20100924``               compact year-month-day
+``May 10, 2020``,          an English month name or its 3-letter abbreviation
+``10 May 2020``            (lichess exports), month first or day first, any case,
+                           with or without comma
 ``11.09.26``               all parts two digits: day-month-year, year-month-day and
                            month-day-year are all tried; more than one valid
-                           reading is *ambiguous* (see :func:`resolve_period`)
-``1987``, ``1987/00/00``   year only (month or day 0 means "unknown")
+                           reading is *ambiguous* (see :func:`resolve_period`, which
+                           settles it with the file's other dates)
+``1987``, ``1987/00/00``   year only (month or day 0 means "unknown"); birth dates
+                           also ``1987.  .`` and ``1987/  /  `` (the blanks of a form)
 blank, ``    .  .``        blank
 =========================  ======================================================
 """
@@ -30,8 +35,10 @@ blank, ``    .  .``        blank
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from itertools import pairwise
 from typing import Literal
 
 import polars as pl
@@ -56,6 +63,22 @@ _DMY4 = re.compile(rf"^(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}})$")
 _SHORT = re.compile(rf"^(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{1,2}})$")
 _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 _YEAR = re.compile(r"^(\d{4})$")
+# English month names (lichess writes "May 10, 2020"): the full name or its first three letters
+# ("sept" too), any case, an optional dot after an abbreviation
+_MONTHS = {
+    name: number
+    for number, full in enumerate(
+        ["january", "february", "march", "april", "may", "june", "july", "august",
+         "september", "october", "november", "december"],
+        start=1,
+    )
+    for name in (full, full[:3])
+} | {"sept": 9}  # fmt: skip
+_MONTH = r"([A-Za-z]+)\.?"
+_NAMED_MDY = re.compile(rf"^{_MONTH}\s*(\d{{1,2}}),?\s*(\d{{4}})$")
+_NAMED_DMY = re.compile(rf"^(\d{{1,2}})[\s.\-/]*{_MONTH},?[\s.\-/]*(\d{{4}})$")
+# The three readings of an all-two-digit spelling, in the order they are tried.
+PATTERNS = ("dmy", "ymd", "mdy")
 # Blank spellings: only separators, spaces and zeros (e.g. "    .  .", "0000/00/00").
 _BLANKISH = re.compile(r"^[\s./\-0]*$")
 
@@ -92,10 +115,22 @@ class DateReading:
         dates = {d for _, d in self.candidates}
         return next(iter(dates)) if len(dates) == 1 else None
 
+    @property
+    def two_digit(self) -> bool:
+        """Whether every part is one or two digits (``11.09.26``): the spelling whose pattern
+        one program uses for all the dates of a line, so they are read together."""
+        return bool(_SHORT.match(re.sub(r"\s+", "", self.text)))
+
+    def reading(self, pattern: str) -> date | None:
+        """The date under one pattern ("dmy", "ymd", "mdy"), if that pattern gives one."""
+        return next((d for name, d in self.candidates if name == pattern), None)
+
 
 def read_date(text: str | None) -> DateReading:
     """All readings of ``text``; see the module docstring for the spellings."""
     raw = "" if text is None else text
+    if named := _named_month(raw):
+        return named
     # "28. 07. 2005": spaces around separators carry no meaning.
     s = re.sub(r"\s+", "", raw)
     if _BLANKISH.match(s):
@@ -126,6 +161,23 @@ def read_date(text: str | None) -> DateReading:
     return DateReading(raw, "unreadable")
 
 
+def _named_month(raw: str) -> DateReading | None:
+    """``May 10, 2020`` or ``10 May 2020``; None when the text names no English month."""
+    s = raw.strip()
+    if m := _NAMED_MDY.match(s):
+        month, day, year = m.group(1), m.group(2), m.group(3)
+        name = "mdy"
+    elif m := _NAMED_DMY.match(s):
+        day, month, year = m.group(1), m.group(2), m.group(3)
+        name = "dmy"
+    else:
+        return None
+    number = _MONTHS.get(month.lower())
+    if number is None:
+        return DateReading(raw, "unreadable")
+    return _single(raw, name, int(year), number, int(day))
+
+
 def _single(raw: str, name: str, y: int, mo: int, d: int) -> DateReading:
     if mo == 0 or d == 0:
         # "1987/00/00": the FIDE way of saying only the year is known.
@@ -136,33 +188,73 @@ def _single(raw: str, name: str, y: int, mo: int, d: int) -> DateReading:
     return DateReading(raw, "ok", ((name, real),), year=y)
 
 
-def resolve_period(start: DateReading, end: DateReading) -> tuple[date | None, date | None]:
-    """Start and end dates, using ``start <= end`` to settle two-digit ambiguity.
+def resolve_period(
+    start: DateReading, end: DateReading, rounds: Sequence[DateReading] = ()
+) -> tuple[date | None, date | None]:
+    """Start and end dates, using the file's other dates to settle two-digit ambiguity.
 
-    A side that already has one reading is kept as is. When a side is ambiguous, only
-    the readings that keep ``start <= end`` survive (if both sides are ambiguous, both
-    must also use the same pattern, since one program wrote both lines). The side is
-    resolved only if exactly one distinct date survives; otherwise it stays ``None``.
+    A side that already has one reading is kept as is. When a side is ambiguous, only the
+    readings that keep ``start <= end`` survive (if both sides are ambiguous, both must also
+    use the same pattern, since one program wrote both lines). ``rounds`` are the round dates
+    of the TRF ``132`` line, in round order: one program wrote the line, so its two-digit
+    dates share one pattern, and the rounds are played in order between start and end; a
+    reading of a side survives only if some pattern of the line keeps that order. Round dates
+    that fit no reading of the sides at all are not used (a line the program filled wrongly
+    must not undo what start and end settle). A side is resolved only if exactly one distinct
+    date survives; otherwise it stays ``None``.
     """
     if start.status != "ambiguous" and end.status != "ambiguous":
         return start.value, end.value
-    if not start.candidates or not end.candidates:
-        # Nothing to compare the ambiguous side with.
-        return start.value, end.value
 
     both_ambiguous = start.status == "ambiguous" and end.status == "ambiguous"
-    pairs = [
+
+    def options(side: DateReading, pattern: str | None) -> list[date | None]:
+        # an ambiguous side: its readings (under the pattern both sides share); any other: its
+        # date, or None, which orders nothing
+        if side.status != "ambiguous":
+            return [side.value]
+        return [d for name, d in side.candidates if pattern is None or name == pattern]
+
+    pairs = {
         (sd, ed)
-        for sn, sd in start.candidates
-        for en, ed in end.candidates
-        if sd <= ed and (sn == en or not both_ambiguous)
-    ]
-    s_opts = {sd for sd, _ in pairs}
-    e_opts = {ed for _, ed in pairs}
-    # A side that was read unambiguously keeps its value even if the other side is odd.
-    s_val = start.value if start.status != "ambiguous" else _only(s_opts)
-    e_val = end.value if end.status != "ambiguous" else _only(e_opts)
+        for pattern in (PATTERNS if both_ambiguous else (None,))
+        for sd in options(start, pattern)
+        for ed in options(end, pattern)
+        if sd is None or ed is None or sd <= ed
+    }
+    sequences = _round_sequences(rounds)
+    with_rounds = {
+        (sd, ed)
+        for sd, ed in pairs
+        for days in sequences
+        if (sd is None or not days or sd <= days[0]) and (ed is None or not days or days[-1] <= ed)
+    }
+    if with_rounds:
+        pairs = with_rounds
+    s_val = start.value if start.status != "ambiguous" else _only({sd for sd, _ in pairs})
+    e_val = end.value if end.status != "ambiguous" else _only({ed for _, ed in pairs})
     return s_val, e_val
+
+
+def _round_sequences(rounds: Sequence[DateReading]) -> list[list[date]]:
+    """The readings of a line of round dates that are in round order: one per pattern its
+    two-digit dates may share (dates with a four-digit year have their one reading; blank or
+    unreadable ones say nothing)."""
+    sequences = []
+    for pattern in PATTERNS:
+        days: list[date] = []
+        for reading in rounds:
+            if reading.two_digit:
+                day = reading.reading(pattern)
+                if day is None:  # not a date in this pattern: the line is not written in it
+                    break
+                days.append(day)
+            elif reading.value is not None:
+                days.append(reading.value)
+        else:
+            if days and all(a <= b for a, b in pairwise(days)):
+                sequences.append(days)
+    return sequences
 
 
 def _only(values: set[date]) -> date | None:
@@ -179,12 +271,16 @@ def birth_date_exprs(text: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     ``"unreadable"``.
 
     Birth dates have a four-digit year in every spelling seen in TRF files, so there
-    is no two-digit ambiguity here: a two-digit spelling is reported as unreadable.
+    is no two-digit ambiguity here: a two-digit spelling is reported as unreadable. A year
+    whose day and month are zero or left blank (``1975/00/00``, ``1975.  .``) is
+    ``"year_only"``: the year is read.
     """
     s = text.fill_null("").str.replace_all(r"\s+", "")
     ymd = s.str.extract_groups(rf"^(\d{{4}}){_SEP}(\d{{1,2}}){_SEP}(\d{{1,2}})$")
     dmy = s.str.extract_groups(rf"^(\d{{1,2}}){_SEP}(\d{{1,2}}){_SEP}(\d{{4}})$")
-    only = s.str.extract(r"^(\d{4})$", 1)
+    # the year alone: "1975", or the year in a form whose day and month are left blank or zero
+    # ("1975.  .", "1975/  /  ", "  .  .1975"; whitespace is gone by now)
+    only = s.str.extract(r"^(?:0*[./\-]+)*(\d{4})(?:[./\-]+0*)*$", 1)
 
     def part(struct: pl.Expr, idx: int) -> pl.Expr:
         return struct.struct.field(str(idx)).cast(pl.Int32, strict=False)

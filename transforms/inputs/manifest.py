@@ -53,6 +53,10 @@ def type_manifest(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return typed, problems
 
 
+# start_number=rating; a minus sign is read with the rating
+_PAIR = r"^(\d+)\s*=\s*(-?\d+)$"
+
+
 def parse_arbiter_ratings(manifest: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Split the ``arbiter_ratings`` column into one row per (tournament, start number)."""
     pairs = (
@@ -63,13 +67,12 @@ def parse_arbiter_ratings(manifest: pl.DataFrame) -> tuple[pl.DataFrame, pl.Data
         .with_columns(pl.col("pair").str.strip_chars())
         .filter(pl.col("pair") != "")
         .with_columns(
+            pl.col("pair").str.extract(_PAIR, 1).cast(pl.Int32, strict=False).alias("start_number"),
+            # read with its sign and as Int64, so that "12=-5" or "12=99999999999" is a rating
+            # out of range (the check below), not a malformed pair
             pl.col("pair")
-            .str.extract(r"^(\d+)\s*=\s*\d+$", 1)
-            .cast(pl.Int32, strict=False)
-            .alias("start_number"),
-            pl.col("pair")
-            .str.extract(r"^\d+\s*=\s*(\d+)$", 1)
-            .cast(pl.Int32, strict=False)
+            .str.extract(_PAIR, 2)
+            .cast(pl.Int64, strict=False)
             .alias("arbiter_rating"),
         )
     )

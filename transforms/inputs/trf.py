@@ -25,6 +25,16 @@ Choices worth knowing:
 * An entry with a colour marker but no result (ICU writes ``"0000 -  "`` or
   ``"     -  "`` for byes whose value it leaves to the points column) is read as not
   paired and reported; the points check then shows what the file's total assumed.
+* ``"0000 - ="`` (any colour marker), a draw against nobody, is the ICU half-point bye:
+  ``kind="bye"``, not played, 0.5 points (``result_code`` stays ``"="``).
+* A blank points column (optional in TRF-16) is the sum of the round results; a birth date
+  that gives only the year keeps the year (``birth_year``). Each gives one warning for the
+  file, naming how many players and the first, not one per player.
+* Two-digit dates (``10.09.13``) are settled with the file's other dates: start, end and
+  the round dates of the ``132`` line (see :func:`transforms.inputs.dates.resolve_period`).
+* A file whose last line is a player line cut short (inside a round entry, before its
+  points, or a round short with points that count it) is an error: the file looks
+  truncated, and what came after the cut is lost.
 * A 001 line without a usable start number is reported and left out of ``players``
   and ``games``: no pairing can refer to it.
 * Team records (013, 240 ... 802) only set ``is_team``; the legend lines of the TRF-26
@@ -41,6 +51,7 @@ from datetime import date
 
 import polars as pl
 
+from schemas.inputs import RATING_RANGE
 from transforms.inputs.dates import DateReading, birth_date_exprs, read_date, resolve_period
 
 __all__ = [
@@ -375,31 +386,51 @@ def _header_text(header: _Header, rid: str) -> str | None:
     return value or None
 
 
-def _dates(header: _Header) -> tuple[date | None, date | None, list[pl.DataFrame]]:
+def _round_dates(lines: pl.DataFrame) -> list[DateReading]:
+    """The round dates of the TRF-16 ``132`` line, in round order: one date per round in the
+    columns of the rounds (8 characters from column 92, every 10)."""
+    row = lines.filter(pl.col("rid") == "132").get_column("text")
+    if row.len() == 0:
+        return []
+    text = str(row[0]).rstrip()
+    # a loop over the dozen round columns of one header line
+    return [
+        read_date(text[col : col + _ROUND_WIDTH])
+        for col in range(_FIRST_ROUND_COL - 1, len(text), _ROUND_WIDTH)
+    ]
+
+
+def _dates(
+    header: _Header, rounds: list[DateReading]
+) -> tuple[date | None, date | None, list[pl.DataFrame]]:
     readings: dict[str, DateReading] = {
         rid: read_date(header.values[rid][1]) if rid in header.values else read_date("")
         for rid in ("042", "052")
     }
-    start, end = resolve_period(readings["042"], readings["052"])
+    # the round dates of line 132 settle a two-digit date (11.09.26) the other side does not
+    start, end = resolve_period(readings["042"], readings["052"], rounds)
     problems: list[pl.DataFrame] = []
     for rid, value in (("042", start), ("052", end)):
         reading = readings[rid]
         if value is not None or reading.status == "blank":
             continue
         what = _HEADER_NAMES[rid]
+        line_no = header.values[rid][0]
+        # the line and the value, so that the arbiter finds what to correct
+        quoted = f"{what} '{reading.text}' (line {line_no}, record {rid})"
         if reading.status == "ambiguous":
             options = ", ".join(sorted({d.isoformat() for _, d in reading.candidates}))
             reason = (
-                f"{what} '{reading.text}' can be read as {options}; "
-                "the other date does not settle it, so it is left empty"
+                f"{quoted} can be read as {options}; the file's other dates (start, end, the "
+                "round dates of line 132) do not settle it, so it is left empty"
             )
         elif reading.status == "year_only":
-            reason = f"{what} '{reading.text}' gives only a year; left empty"
+            reason = f"{quoted} gives only a year; left empty"
         elif reading.status == "invalid":
-            reason = f"{what} '{reading.text}' is not a real calendar date; left empty"
+            reason = f"{quoted} is not a real calendar date; left empty"
         else:
-            reason = f"{what} '{reading.text}' cannot be read as a date; left empty"
-        problems.append(_problem(header.values[rid][0], what, reading.text, reason, WARNING))
+            reason = f"{quoted} cannot be read as a date; left empty"
+        problems.append(_problem(line_no, what, reading.text, reason, WARNING))
     if start is not None and end is not None and start > end:
         problems.append(
             _problem(
@@ -470,19 +501,17 @@ def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
             ),
             ERROR,
         ),
+        # a blank points column is optional (TRF-16): the points are then the sum of the
+        # round results (:func:`_with_blank_points`); a value that is no number is an error
         _flag(
             raw,
-            pl.col("points").is_null(),
+            (pl.col("points_raw") != "") & pl.col("points").is_null(),
             "points",
             pl.col("points_raw"),
-            pl.when(pl.col("points_raw") == "")
-            .then(pl.format("player {}: points are missing (columns 81-84)", sn_text))
-            .otherwise(
-                pl.format(
-                    "player {}: points '{}' (columns 81-84) are not a number",
-                    sn_text,
-                    pl.col("points_raw"),
-                )
+            pl.format(
+                "player {}: points '{}' (columns 81-84) are not a number",
+                sn_text,
+                pl.col("points_raw"),
             ),
             ERROR,
         ),
@@ -525,11 +554,7 @@ def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
             (pl.col("rating_raw") != "") & pl.col("rating").is_null(),
             "rating",
             pl.col("rating_raw"),
-            pl.format(
-                "player {}: rating '{}' (columns 49-52) is not a number; left empty",
-                sn_text,
-                pl.col("rating_raw"),
-            ),
+            _rating_reason(pl.format("player {}", sn_text), "columns 49-52"),
             WARNING,
         ),
         _flag(
@@ -559,13 +584,16 @@ def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
             )
             .otherwise(
                 pl.format(
-                    "player {}: birth date '{}' (columns 70-79) cannot be read; left empty",
+                    "player {}: birth date '{}' (line {}, columns 70-79) cannot be read; left "
+                    "empty",
                     sn_text,
                     pl.col("birth_raw").str.strip_chars(),
+                    pl.col("line_no"),
                 )
             ),
             WARNING,
         ),
+        _year_only_births(raw.filter((pl.col("birth_status") == "year_only") & plausible_year)),
         _flag(
             raw,
             pl.col("birth_year").is_not_null() & ~plausible_year,
@@ -607,6 +635,93 @@ def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
         .select(pl.col(name).cast(dtype) for name, dtype in PLAYERS_SCHEMA.items())
     )
     return players, problems
+
+
+def _rating_reason(who: pl.Expr, columns: str) -> pl.Expr:
+    """Why a rating was left empty: a negative one is a number outside the ratings (a typo in
+    the sign, or a program's "no rating"), anything else is no number."""
+    lowest, highest = RATING_RANGE["min_value"], RATING_RANGE["max_value"]
+    raw = pl.col("rating_raw")
+    return (
+        pl.when(raw.str.contains(r"^-\s*[0-9]+$"))
+        .then(
+            pl.format(
+                f"{{}}: rating '{{}}' ({columns}) is negative, outside the ratings from "
+                f"{lowest} to {highest}; left empty",
+                who,
+                raw,
+            )
+        )
+        .otherwise(
+            pl.format(f"{{}}: rating '{{}}' ({columns}) is not a number; left empty", who, raw)
+        )
+    )
+
+
+def _year_only_births(year_only: pl.DataFrame) -> pl.DataFrame:
+    """One warning for the players whose birth date gives only the year (``1975/00/00``,
+    ``1975.  .``, ``1975``): the year is kept, and a file of them (some programs write no
+    more) would otherwise give a warning per player that says the same thing."""
+    count = year_only.height
+    if count == 0:
+        return _empty(PROBLEMS_SCHEMA)
+    whose = "1 player's birth date gives" if count == 1 else f"{count} players' birth dates give"
+    first = year_only.sort("line_no").head(1)
+    birth = pl.col("birth_raw").str.strip_chars()
+    return _flag(
+        first,
+        pl.lit(True),
+        "birth date",
+        birth,
+        pl.format(
+            f"{whose} only the year (the first: player {{}}, line {{}}, '{{}}'): the year is "
+            "kept, the day is left empty",
+            pl.col("sn_raw").str.strip_chars(),
+            pl.col("line_no"),
+            birth,
+        ),
+        WARNING,
+    )
+
+
+def _with_blank_points(
+    players: pl.DataFrame, games: pl.DataFrame, p001: pl.DataFrame
+) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """Players whose points column is blank get the sum of their round results (the column is
+    optional in TRF-16), with one warning for the file."""
+    blank = p001.filter(_field(81, 4).str.strip_chars() == "").select(
+        "line_no", pl.lit(True).alias("_blank")
+    )
+    if blank.height == 0:
+        return players, []
+    sums = games.group_by("line_no").agg(pl.col("score").sum().alias("_total"))
+    filled = players.join(blank, on="line_no", how="left").join(sums, on="line_no", how="left")
+    filled_rows = filled.filter(pl.col("_blank").fill_null(False))
+    if filled_rows.height == 0:
+        return players, []
+    count = filled_rows.height
+    players = filled.with_columns(
+        points=pl.when(pl.col("_blank").fill_null(False))
+        .then(pl.col("_total").fill_null(0.0))
+        .otherwise(pl.col("points"))
+    ).select(list(PLAYERS_SCHEMA))
+    first = filled_rows.sort("line_no").head(1)
+    return players, [
+        _flag(
+            first,
+            pl.lit(True),
+            "points",
+            pl.lit(None, pl.String),
+            pl.format(
+                "the points column (columns 81-84) is blank for "
+                f"{'1 player' if count == 1 else f'{count} players'} (the first: player {{}}, "
+                "line {}): their points are the sum of their round results",
+                pl.col("start_number"),
+                pl.col("line_no"),
+            ),
+            WARNING,
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- games
@@ -704,11 +819,12 @@ def _round_count_problems(games: pl.DataFrame, rounds: int, header: _Header) -> 
 
 def _games(
     players_lines: pl.DataFrame, rounds: int
-) -> tuple[pl.DataFrame, list[pl.DataFrame], bool]:
-    """The players x rounds grid, its problems, and whether ICU-style bare "-" entries
-    (colour marker but no result) were seen, which only matters for format detection."""
+) -> tuple[pl.DataFrame, list[pl.DataFrame], int]:
+    """The players x rounds grid, its problems, and how many ICU-style bare "-" entries
+    (colour marker but no result) were seen: they label the format, and tell a file cut
+    after a "0000 -" from an ICU file that writes its byes so."""
     if rounds == 0 or players_lines.height == 0:
-        return _empty(GAMES_SCHEMA), [], False
+        return _empty(GAMES_SCHEMA), [], 0
     grid = players_lines.select("start_number", "line_no", "text").join(
         pl.DataFrame({"round": pl.int_range(1, rounds + 1, eager=True).cast(pl.Int32)}),
         how="cross",
@@ -738,6 +854,13 @@ def _games(
             kind=pl.col("result_code").replace_strict(
                 {k: v[1] for k, v in _RESULTS.items()}, return_dtype=pl.String
             ),
+        )
+        .with_columns(
+            # "0000 - =": a draw against nobody is the Irish ICU exports' half-point bye (their
+            # own reader takes it so, whatever the colour marker): no game was played
+            kind=pl.when((pl.col("result_code") == "=") & pl.col("opponent").is_null())
+            .then(pl.lit("bye"))
+            .otherwise(pl.col("kind"))
         )
         .with_columns(played=pl.col("kind") == "played")
         .rechunk()
@@ -824,10 +947,114 @@ def _games(
         ),
     ]
     games = parsed.select(pl.col(name).cast(dtype) for name, dtype in GAMES_SCHEMA.items())
-    bare_dash = parsed.select(
-        (pl.col("readable") & (pl.col("col") == "-") & (pl.col("result_code") == "")).any()
+    bare_dashes = parsed.select(
+        (pl.col("readable") & (pl.col("col") == "-") & (pl.col("result_code") == "")).sum()
     ).item()
-    return games, problems, bool(bare_dash)
+    return games, problems, int(bare_dashes or 0)
+
+
+# What is left of a round entry cut short (the line stripped of its trailing blanks): part of
+# the opponent's number, or the opponent and the colour without the result. An entry that is
+# no beginning of one (shifted, mistyped) is a typing slip, reported by its own check.
+_CUT_NUMBER = re.compile(r"^ {0,3}[0-9]{1,4}$")
+_CUT_RESULT = re.compile(r"^ {0,3}[0-9]{1,4} [wbWB\-]$")
+_BARE_DASH = re.compile(r"^(?:0000| {4}) -$")
+
+
+def _truncation_problems(
+    lines: pl.DataFrame,
+    p001: pl.DataFrame,
+    players: pl.DataFrame,
+    games: pl.DataFrame,
+    rounds: int,
+    bare_dashes: int,
+) -> list[pl.DataFrame]:
+    """An error when the file's last line is a player line cut short: a file copied or sent in
+    part loses the players and games after the cut, which no other check can see; the errors
+    its cut field gives (an unreadable entry, a pairing without result) do not say so.
+
+    Only the last line is judged (a line cut in the middle of the file is a typing slip, found
+    by the checks of its fields), on three signs: it stops inside a round entry, before its
+    points while the other lines give theirs, or a round short of the tournament with points
+    that count results it does not hold.
+    """
+    written = lines.filter(pl.col("text").str.strip_chars() != "").tail(1)
+    if written.height == 0 or written.get_column("rid")[0] != "001":
+        return []
+    line_no = int(written.get_column("line_no")[0])
+    text = str(written.get_column("text")[0]).rstrip()
+    length = len(text)
+    first = _FIRST_ROUND_COL - 1  # characters before round 1
+    reason: str | None = None
+    value = text[-20:].strip()  # the end of the line, where it stops
+    if length > first:
+        block = (length - first - 1) // _ROUND_WIDTH
+        start = first + block * _ROUND_WIDTH
+        entry = text[start:]
+        if (
+            _CUT_NUMBER.match(entry)
+            or (_CUT_RESULT.match(entry) and _result_given_by_opponent(games, line_no, block + 1))
+            # "0000 -" is how the ICU exports write a bye without result, never beside the bye
+            # letters of TRF-16 (their format has none): in a file that uses these and writes
+            # no other, it is a "0000 - Z" (or "H", ...) cut short
+            or (
+                _BARE_DASH.match(entry)
+                and bare_dashes == 1
+                and bool(games.get_column("result_code").is_in(_BYE_CODES).any())
+            )
+        ):
+            value = entry.strip()
+            reason = (
+                f"stops in the middle of round {block + 1}'s entry ('{value}', "
+                f"columns {start + 1}-{start + 8})"
+            )
+    else:
+        others = p001.filter(pl.col("line_no") != line_no)
+        others_have_points = bool(
+            others.select((_field(81, 4).str.strip_chars() != "").any()).item() or False
+        )
+        if length < 81 and rounds > 0 and others_have_points:
+            reason = (
+                f"stops at column {length}, before the points (columns 81-84) and the round "
+                "entries the other player lines give"
+            )
+    entries = max(0, (length - first + _ROUND_WIDTH - 1) // _ROUND_WIDTH)
+    if reason is None and entries < rounds:
+        mine = players.filter(pl.col("line_no") == line_no)
+        points = mine.get_column("points")[0] if mine.height else None
+        held = float(games.filter(pl.col("line_no") == line_no).get_column("score").sum())
+        if points is not None and points > held + 1e-6:
+            value = f"{points:.1f}"
+            reason = (
+                f"holds {entries} of the {rounds} rounds, and its points column says {points:.1f} "
+                f"where its results add up to {held:.1f}"
+            )
+    if reason is None:
+        return []
+    return [
+        _problem(
+            line_no,
+            "player line",
+            value,
+            f"the file looks truncated: its last line (line {line_no}) {reason}; the players "
+            "and rounds after it may be missing: deliver the whole file",
+            ERROR,
+        )
+    ]
+
+
+def _result_given_by_opponent(games: pl.DataFrame, line_no: int, rnd: int) -> bool:
+    """Whether the pairing of a line's round without result is a cut one: its opponent's line
+    is missing (lost after the cut) or gives the result. When neither side gives it, the
+    round was not over when the file was written: not a cut (the pairing is an error anyway)."""
+    mine = games.filter((pl.col("line_no") == line_no) & (pl.col("round") == rnd))
+    if mine.height == 0 or mine.get_column("opponent")[0] is None:
+        return False
+    me, opponent = mine.get_column("start_number")[0], mine.get_column("opponent")[0]
+    theirs = games.filter(
+        (pl.col("start_number") == opponent) & (pl.col("round") == rnd) & (pl.col("opponent") == me)
+    )
+    return theirs.height == 0 or theirs.get_column("result_code")[0] != ""
 
 
 def _pairing_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.DataFrame]:
@@ -998,11 +1225,8 @@ def _national(
             (pl.col("rating_raw") != "") & pl.col("national_rating").is_null(),
             "national rating",
             pl.col("rating_raw"),
-            pl.format(
-                "national record {} for player {}: rating '{}' is not a number; left empty",
-                pl.col("rid"),
-                sn,
-                pl.col("rating_raw"),
+            _rating_reason(
+                pl.format("national record {} for player {}", pl.col("rid"), sn), "columns 49-52"
             ),
             WARNING,
         ),
@@ -1012,10 +1236,12 @@ def _national(
             "birth date",
             pl.col("birth_raw"),
             pl.format(
-                "national record {} for player {}: birth date '{}' cannot be read; left empty",
+                "national record {} for player {}: birth date '{}' (line {}) cannot be read; "
+                "left empty",
                 pl.col("rid"),
                 sn,
                 pl.col("birth_raw"),
+                pl.col("line_no"),
             ),
             WARNING,
         ),
@@ -1175,7 +1401,7 @@ def parse_trf(raw: bytes) -> ParsedTrf:
 
     header = _read_header(lines)
     problems += header.problems
-    start, end, date_problems = _dates(header)
+    start, end, date_problems = _dates(header, _round_dates(lines))
     problems += date_problems
 
     p001 = lines.filter(pl.col("rid") == "001")
@@ -1196,7 +1422,7 @@ def parse_trf(raw: bytes) -> ParsedTrf:
     problems += player_problems
 
     usable = p001.join(players.select("line_no", "start_number"), on="line_no", how="inner")
-    games, game_problems, bare_dash = _games(usable, _observed_rounds(p001))
+    games, game_problems, bare_dashes = _games(usable, _observed_rounds(p001))
     problems += game_problems
 
     # the rounds are those the player lines pair: a header's count says what was planned (a
@@ -1208,6 +1434,9 @@ def parse_trf(raw: bytes) -> ParsedTrf:
     players, games, stand_in_problems = _without_bye_stand_ins(players, games)
     problems += stand_in_problems
     problems += _pairing_problems(games, players)
+    problems += _truncation_problems(lines, p001, players, games, rounds, bare_dashes)
+    players, blank_points = _with_blank_points(players, games, p001)
+    problems += blank_points
     problems += _points_problems(games, players)
 
     national, national_problems = _national(lines, players)
@@ -1241,7 +1470,7 @@ def parse_trf(raw: bytes) -> ParsedTrf:
             )
 
     has_records = p001.height > 0 or bool(header.values)
-    file_format = _detect_format(lines, games, national, bare_dash) if has_records else None
+    file_format = _detect_format(lines, games, national, bare_dashes > 0) if has_records else None
     if file_format == "KRAUSE":
         players, id_problems = _without_national_ids(players)
         problems += id_problems

@@ -365,12 +365,23 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
     )
     warehouse = tmp_path / "w.duckdb"
     counts = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
-    assert counts["tournaments_new_versions"] == 2 and counts["warnings_new"] == 1
+    # the two listed files also give the one warning of their year-only birth dates
+    assert counts["tournaments_new_versions"] == 2 and counts["warnings_new"] == 3
     with Warehouse(warehouse).reader() as con:
         warnings = con.execute(
             "SELECT file_name, line_no, field, value, reason FROM input_warning"
+            " ORDER BY file_name"
         ).fetchall()
+    births = (
+        14,
+        "birth date",
+        "1981",
+        "137 players' birth dates give only the year (the first: player 1, line 14, '1981'): "
+        "the year is kept, the day is left empty",
+    )
     assert warnings == [
+        (f"inbox/2026-04/{ERRAL}", *births),
+        ("inbox/2026-04/listed.trf", *births),
         (
             "inbox/2026-04/manifest.csv",
             None,
@@ -378,7 +389,7 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
             "forgotten.trf",
             "forgotten.trf is in the delivery folder but manifest.csv does not list it: it was "
             "not read (add a row for it, or take it out of the folder)",
-        )
+        ),
     ]
 
 

@@ -283,3 +283,18 @@ def test_an_elo_rapid_arbiter_may_rate_any_newcomer():
     intake = _intake_of(_trf_text(2500002), row, rulebook=rapid, arbiter_ratings={1: 1900})
     assert not intake.errors.filter(pl.col("field") == "arbiter_ratings").height
     assert intake.entries.filter(pl.col("start_number") == 1)["arbiter_rating"].to_list() == [1900]
+
+
+def test_a_file_whose_dates_cannot_be_read_is_not_said_to_give_none():
+    # its 042 and 052 lines hold dates no reading takes: the reason quotes them, it does not
+    # say the file gives no dates
+    garbled = "".join(
+        (line[:4] + "someday\n") if line.startswith(("042", "052")) else line
+        for line in _trf_text(2500002).splitlines(keepends=True)
+    )
+    intake = _intake_of(garbled)
+    assert intake.status == QUARANTINED
+    ((line_no, value, reason),) = intake.errors.select("line_no", "value", "reason").rows()
+    assert value == "someday" and line_no is not None
+    assert reason.startswith("the file gives the dates of the tournament but none can be read (")
+    assert "correct the file or give start_date and end_date in the manifest" in reason

@@ -2,7 +2,7 @@ from datetime import date
 
 import polars as pl
 
-from schemas.inputs import ManifestRow
+from schemas.inputs import RATING_RANGE, ManifestRow
 from schemas.validation import validate
 from transforms.inputs.manifest import parse_arbiter_ratings, type_manifest
 from transforms.inputs.tabular import with_line_numbers
@@ -88,4 +88,18 @@ def test_an_arbiter_rating_that_is_no_rating_or_given_twice_is_refused():
         ),
         ("7=1610", "start number 7 is given 2 arbiter ratings (1610, 1700): give one"),
         ("7=1700", "start number 7 is given 2 arbiter ratings (1610, 1700): give one"),
+    ]
+
+
+def test_a_negative_arbiter_rating_is_outside_the_ratings_not_a_malformed_pair():
+    typed, _ = type_manifest(_raw([{**GOOD, "arbiter_ratings": "5=-5;9=1500"}]))
+    ratings, problems = parse_arbiter_ratings(typed)
+    assert ratings.rows() == [("EI-2026-0001", 9, 1500)]
+    lowest, highest = RATING_RANGE["min_value"], RATING_RANGE["max_value"]
+    assert problems.select("value", "reason").rows() == [
+        (
+            "5=-5",
+            f"-5 is not a rating (from {lowest} to {highest}): a mistyped arbiter rating would "
+            "be published as the player's rating",
+        )
     ]

@@ -57,14 +57,17 @@ SKLANGEN = "sklangen_TRF__tests_example1.trf"
 EXPECTED: dict[str, tuple[int, int, int, str, str, bool, int, date | None, date | None]] = {
     # XXR 9 but only 4 rounds paired and a fifth of byes entered ahead (tournament in
     # progress): 4 rounds, two warnings, and a third for player 43, whose points count the
-    # half-point bye entered ahead; 178 played rows.
-    COMPETICHESS: (52, 4, 89, "TRF-16", "utf-8", False, 3, date(2010, 9, 24), date(2010, 10, 2)),
-    # 142 14 and 14 blocks; 2060 played rows; team records 013/240/.../802 present.
-    MOLRN_TRF26: (249, 14, 1030, "TRF-26", "utf-8", True, 0, date(2024, 1, 1), date(2024, 1, 14)),
+    # half-point bye entered ahead; 178 played rows. 51 birth dates give only the year ("1978"):
+    # one warning for the file.
+    COMPETICHESS: (52, 4, 89, "TRF-16", "utf-8", False, 4, date(2010, 9, 24), date(2010, 10, 2)),
+    # 142 14 and 14 blocks; 2060 played rows; team records 013/240/.../802 present; every birth
+    # date is "YYYY/00/00": one warning for the file.
+    MOLRN_TRF26: (249, 14, 1030, "TRF-26", "utf-8", True, 1, date(2024, 1, 1), date(2024, 1, 14)),
     # 142 3 but 2 blocks (2 rounds, a warning); 310 team lines with UTF-8 names; no 042/052.
     SHARLY_TEAM: (8, 2, 8, "TRF-26", "utf-8", True, 1, None, None),
-    # 042 08/04/2018 .. 052 10/06/2018, day first (132 round dates 18/04/08 .. agree).
-    ERRAL: (137, 7, 396, "TRF-16", "utf-8", False, 0, date(2018, 4, 8), date(2018, 6, 10)),
+    # 042 08/04/2018 .. 052 10/06/2018, day first (132 round dates 18/04/08 .. agree); every
+    # birth date is a year alone ("1951"): one warning for the file.
+    ERRAL: (137, 7, 396, "TRF-16", "utf-8", False, 1, date(2018, 4, 8), date(2018, 6, 10)),
     # 042 11.09.26 / 052 12.04.01: only yy.mm.dd keeps start <= end. The ICU exports write
     # the Irish federation's ids in the FIDE id column: one warning each, ids left out.
     ARMSTRONG_BOM: (2, 1, 1, "KRAUSE", "utf-8-sig", False, 1, date(2011, 9, 26), date(2012, 4, 1)),
@@ -210,12 +213,15 @@ def test_competichess_by_hand() -> None:
     p28 = parsed.games.filter(pl.col("start_number") == 28).sort("round")
     assert p28["result_code"].to_list() == ["Z"] * 4
     assert p28["kind"].to_list() == ["bye"] * 4
+    # every birth date but one (line 47, blank) gives only the year: one warning for the file
     assert _warnings(parsed).select("line_no", "field", "value").rows() == [
         (13, "number of rounds", "9"),
+        (14, "birth date", "1978"),
         (35, "number of rounds", "5"),
         (56, "points", "1.0"),
     ]
-    assert "3 byes entered ahead" in _warnings(parsed)["reason"][1]
+    assert "51 players' birth dates give only the year" in _warnings(parsed)["reason"][1]
+    assert "3 byes entered ahead" in _warnings(parsed)["reason"][2]
     p1 = _player(parsed, 1)
     assert p1["line_no"] == 14
     assert (p1["name"], p1["sex"], p1["title"], p1["rating"]) == ("Mirzoev Azer", "M", "g", 2527)
@@ -724,7 +730,10 @@ def test_birth_date_spellings() -> None:
         (None, None),
         (None, 1975),
     ]
-    assert _warnings(parsed)["line_no"].to_list() == [4, 5]  # 1991/02/30 and "born 1990"
+    # 1987/00/00 and 1975 give only the year: one warning for the file, on the first (line 2);
+    # then 1991/02/30 and "born 1990"
+    assert _warnings(parsed)["line_no"].to_list() == [2, 4, 5]
+    assert "2 players' birth dates give only the year" in _warnings(parsed)["reason"][0]
 
 
 def test_a_pairing_without_result_is_an_error_and_a_colour_clash_a_warning() -> None:
@@ -1039,3 +1048,240 @@ def test_a_file_mixing_utf8_and_latin1_says_so_at_the_first_byte_that_is_not_utf
     encoding = _warnings(parsed).filter(pl.col("field") == "encoding")
     assert encoding.select("line_no", "value").rows() == [(line_of_six, "0xE9")]
     assert "mixes UTF-8 with another encoding" in encoding["reason"][0]
+
+
+# --------------------------------------------------------------------------- real-world files
+
+
+def round_dates(*dates: str) -> str:
+    """A TRF-16 "132" line: one date per round, 8 characters each from column 92."""
+    return ("132" + " " * 88 + "  ".join(f"{d:<8}" for d in dates)).rstrip()
+
+
+@pytest.mark.parametrize("color", ["-", "w", "b"])
+def test_a_krause_half_point_bye_without_opponent_is_a_bye(color: str) -> None:
+    # the Irish ICU exports write a half-point bye "0000 - =" (their own reader takes it for a
+    # half point without opponent, whatever the colour marker); it was read as a drawn game
+    # without opponent: an error, and a game too many in the tournament's count
+    raw = trf(
+        line001(1, "A", 1.5, [entry(2, "w", "1"), entry(None, color, "=")]),
+        line001(2, "B", 0.5, [entry(1, "b", "0"), entry(3, "w", "=")]),
+        line001(3, "C", 1.5, [entry(None, "-", "+"), entry(2, "b", "=")]),
+        header=("012 Bye Open", "042 2011/07/02", "052 2011/07/03"),
+    )
+    parsed = parse_trf(raw)
+    assert parsed.problems.height == 0, parsed.problems
+    g = _game(parsed, 1, 2)
+    assert (g["opponent"], g["result_code"], g["score"], g["kind"], g["played"]) == (
+        None,
+        "=",
+        0.5,
+        "bye",
+        False,
+    )
+    assert parsed.games.filter(pl.col("played")).height // 2 == 2  # the two real games
+    from transforms.elo.intake import validate_parsed
+
+    assert validate_parsed({"bye": parsed})["bye"].height == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("May 10, 2020", date(2020, 5, 10)),  # lichess
+        ("May 10 2020", date(2020, 5, 10)),
+        ("10 May 2020", date(2020, 5, 10)),
+        ("September 3, 2021", date(2021, 9, 3)),
+        ("Sep 3, 2021", date(2021, 9, 3)),
+        ("dec 31, 1999", date(1999, 12, 31)),
+        ("Feb. 1, 2024", date(2024, 2, 1)),
+    ],
+)
+def test_read_date_english_month_names(text: str, expected: date) -> None:
+    reading = read_date(text)
+    assert (reading.status, reading.value) == ("ok", expected)
+
+
+def test_an_english_date_is_read_and_a_wrong_day_is_not() -> None:
+    assert read_date("Feb 30, 2024").status == "invalid"
+    assert read_date("Mayday 10, 2020").status == "unreadable"
+    parsed = parse_trf(
+        trf(line001(1, "A", 0.0), header=("012 Lichess", "042 May 10, 2020", "052 May 12, 2020"))
+    )
+    t = parsed.tournament.row(0, named=True)
+    assert (t["start_date"], t["end_date"]) == (date(2020, 5, 10), date(2020, 5, 12))
+    assert parsed.problems.height == 0, parsed.problems
+
+
+def test_round_dates_settle_an_ambiguous_start_date() -> None:
+    # "10.09.13" (yy.mm.dd) alone reads 2010-09-13, 2013-09-10 or 2013-10-09; the weekly round
+    # dates of line 132, in the same spelling, are in order only as yy.mm.dd (as d.m.y they
+    # would run 2013, 2020, 2027, then 2004)
+    weekly = ("10.09.13", "10.09.20", "10.09.27", "10.10.04")
+    parsed = parse_trf(
+        trf(line001(1, "A", 0.0), header=("012 ICU League", "042 10.09.13", round_dates(*weekly)))
+    )
+    assert parsed.tournament["start_date"].to_list() == [date(2010, 9, 13)]
+    assert parsed.problems.height == 0, parsed.problems
+    # an end date alone is settled the same way: it cannot be before the last round
+    rounds = [read_date(d) for d in weekly]
+    assert resolve_period(read_date(""), read_date("10.10.04"), rounds) == (None, date(2010, 10, 4))
+    # round dates that fit no reading of the start leave it as it was (ambiguous)
+    assert resolve_period(
+        read_date("10.09.13"), read_date(""), [read_date("99.99.99"), read_date("x")]
+    ) == (None, None)
+    # rounds that fit every reading settle nothing
+    assert resolve_period(read_date("10.09.13"), read_date(""), [read_date("10.09.13")]) == (
+        None,
+        None,
+    )
+
+
+def test_unreadable_dates_quote_the_line_and_the_value() -> None:
+    raw = trf(line001(1, "A", 0.0), header=("012 X", "042 next week", "052 10.09.13"))
+    reasons = dict(_warnings(parse_trf(raw)).select("line_no", "reason").iter_rows())
+    assert "'next week'" in reasons[2] and "line 2" in reasons[2]
+    assert "'10.09.13'" in reasons[3] and "line 3" in reasons[3]
+    births = parse_trf(trf(line001(1, "A", 0.0, birth="born 1990")))
+    (reason,) = _warnings(births)["reason"].to_list()
+    assert "'born 1990'" in reason and "line 2" in reason
+
+
+def test_year_only_birth_dates_keep_the_year_with_one_warning() -> None:
+    raw = trf(
+        line001(1, "A", 0.0, birth="1980/05/06"),
+        line001(2, "B", 0.0, birth="1975.  ."),
+        line001(3, "C", 0.0, birth="1975/00/00"),
+        line001(4, "D", 0.0, birth="1975"),
+        line001(5, "E", 0.0, birth="1962/  /  "),
+    )
+    parsed = parse_trf(raw)
+    assert parsed.players.select("birth_date", "birth_year").rows() == [
+        (date(1980, 5, 6), 1980),
+        (None, 1975),
+        (None, 1975),
+        (None, 1975),
+        (None, 1962),
+    ]
+    assert _warnings(parsed).select("line_no", "field", "value", "reason").rows() == [
+        (
+            3,
+            "birth date",
+            "1975.  .",
+            "4 players' birth dates give only the year (the first: player 2, line 3, "
+            "'1975.  .'): the year is kept, the day is left empty",
+        )
+    ]
+    assert _errors(parsed).height == 0
+
+
+def test_a_negative_rating_is_out_of_range_not_no_number() -> None:
+    parsed = parse_trf(trf(line001(1, "A", 0.0, rating=-5), line001(2, "B", 0.0, rating="x")))
+    assert _warnings(parsed).select("line_no", "value", "reason").rows() == [
+        (
+            2,
+            "-5",
+            "player 1: rating '-5' (columns 49-52) is negative, outside the ratings from 0 to "
+            "3500; left empty",
+        ),
+        (3, "x", "player 2: rating 'x' (columns 49-52) is not a number; left empty"),
+    ]
+    assert parsed.players["rating"].to_list() == [None, None]
+
+
+def test_a_blank_points_column_is_the_sum_of_the_round_scores() -> None:
+    raw = trf(
+        line001(1, "A", "", [entry(2, "w", "1"), entry(None, "-", "H")]),
+        line001(2, "B", "", [entry(1, "b", "0"), entry(3, "w", "=")]),
+        line001(3, "C", 1.5, [entry(None, "-", "F"), entry(2, "b", "=")]),
+    )
+    parsed = parse_trf(raw)
+    assert _errors(parsed).height == 0, _errors(parsed)
+    assert parsed.players["points"].to_list() == [1.5, 0.5, 1.5]
+    assert _warnings(parsed).select("line_no", "field", "reason").rows() == [
+        (
+            2,
+            "points",
+            "the points column (columns 81-84) is blank for 2 players (the first: player 1, "
+            "line 2): their points are the sum of their round results",
+        )
+    ]
+
+
+def _truncated(parsed: ParsedTrf) -> list[tuple[int, str, str]]:
+    cut = _errors(parsed).filter(pl.col("reason").str.contains("looks truncated"))
+    return cut.select("line_no", "value", "reason").rows()
+
+
+def test_a_file_cut_in_its_last_line_looks_truncated() -> None:
+    whole = [
+        line001(1, "A", 1.5, [entry(2, "w", "1"), entry(3, "b", "=")], rank=1),
+        line001(2, "B", 0.5, [entry(1, "b", "0"), entry(None, "-", "H")], rank=3),
+        line001(3, "C", 1.5, [entry(None, "-", "+"), entry(1, "w", "=")], rank=2),
+    ]
+    assert parse_trf(trf(*whole)).problems.height == 0
+    head = "the file looks truncated: its last line (line 4) "
+    tail = "; the players and rounds after it may be missing: deliver the whole file"
+    # cut in the middle of the last round's entry ("   1 w" without its result): the generic
+    # error of the entry stays, and says less
+    cut_entry = parse_trf(trf(*whole[:2], whole[2][:-2]))
+    assert _truncated(cut_entry) == [
+        (
+            4,
+            "1 w",
+            head + "stops in the middle of round 2's entry ('1 w', columns 102-109)" + tail,
+        )
+    ]
+    assert _errors(cut_entry).filter(pl.col("field") == "result").height == 2
+    # cut in the opponent's number
+    cut_number = parse_trf(trf(*whole[:2], whole[2][:-4]))
+    assert [row[:2] for row in _truncated(cut_number)] == [(4, "1")]
+    # cut before the points: the other lines give theirs
+    cut_name = parse_trf(trf(*whole[:2], whole[2][:30]))
+    assert _truncated(cut_name) == [
+        (
+            4,
+            "001    3 m    C",
+            head + "stops at column 15, before the points (columns 81-84) and the round entries "
+            "the other player lines give" + tail,
+        )
+    ]
+    # cut after a whole entry: a round short, and its points count a result not there
+    cut_round = parse_trf(trf(*whole[:2], whole[2][:99]))
+    assert _truncated(cut_round) == [
+        (
+            4,
+            "1.5",
+            head + "holds 1 of the 2 rounds, and its points column says 1.5 where its results "
+            "add up to 1.0" + tail,
+        )
+    ]
+    # a real file cut short: its last entry "0000 - Z" loses its result (which leaves the ICU
+    # bye without result, but the only one of a file that writes none), or more
+    real = (TRF_DIR / ERRAL).read_bytes().rstrip()
+    assert real.endswith(b"0000 - Z")
+    last = real.count(b"\n") + 1
+    for cut in (2, 4, 6):
+        found = _truncated(parse_trf(real[:-cut]))
+        assert [line_no for line_no, *_ in found] == [last], cut
+
+
+def test_a_short_last_line_that_is_whole_is_not_truncated() -> None:
+    # a player who withdrew after round 1 (his line ends there), an ICU bye without result at the
+    # end of the last line: complete records
+    withdrawn = parse_trf(
+        trf(
+            line001(1, "A", 2.0, [entry(3, "w", "1"), entry(2, "w", "1")]),
+            line001(2, "B", 0.0, [" " * 8, entry(1, "b", "0")]),
+            line001(3, "C", 0.0, [entry(1, "b", "0")]),
+        )
+    )
+    assert withdrawn.problems.height == 0, withdrawn.problems
+    icu = parse_trf(
+        trf(
+            line001(1, "A", 1.0, [entry(2, "w", "1"), " " * 8]),
+            line001(2, "B", 0.0, [entry(1, "b", "0"), "     -  "]),
+        )
+    )
+    assert not _truncated(icu)
+    assert _errors(icu).height == 0
