@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,6 +33,10 @@ def _iso_date(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError as error:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is written YYYY-MM-DD, but there is no such day ({error})"
+            ) from error
         raise argparse.ArgumentTypeError(f"{text!r} is not a date written YYYY-MM-DD") from error
 
 
@@ -391,6 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from flows.warehouse import Warehouse
 
     swaps_before = Warehouse.swaps_done
+    warehouse = Warehouse(args.warehouse)
+    existed = warehouse.exists()
     try:
         with quiet_flow_settings(), _prefect_logs(shown=args.debug):
             VERBS[args.verb](args)
@@ -412,7 +419,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
         print(f"graduatoria: error: {message}", file=sys.stderr)
         return 1
+    _name_the_warehouse(args.verb, warehouse.path, created=not existed and warehouse.exists())
     return 0
+
+
+def _name_the_warehouse(verb: str, path: Path, created: bool) -> None:
+    """Every command says which warehouse it used (the default is relative to the folder a
+    command runs in: run from another folder, it would use another file), and a new one is
+    never created in silence."""
+    if created:
+        print(f"graduatoria: created a new warehouse: {path}")
+    elif verb not in VERBS_NAMING_THEIR_WAREHOUSE:
+        print(f"graduatoria: warehouse {path}")
+
+
+# their own output names the warehouse already
+VERBS_NAMING_THEIR_WAREHOUSE = ("status", "demo")
 
 
 if __name__ == "__main__":

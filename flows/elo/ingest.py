@@ -363,7 +363,7 @@ def ingest_flow(
         run.counts = write_outcomes(con, run, outcomes)
         unrated = unrated_among_new(con, run)
         run.counts["tournaments_unrated"] = unrated.height
-        report = ingest_report(run, outcomes, unrated)
+        report = ingest_report(run, outcomes, unrated, context.registry_identity.height > 0)
         run.write(con, "succeeded", report)
     publish_markdown(report, key="ingest-report")
     say(report)
@@ -381,7 +381,9 @@ def unrated_among_new(con: duckdb.DuckDBPyConnection, run: RunRecord) -> pl.Data
     return unrated_tournaments(con, run.run_id)
 
 
-def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome], unrated: pl.DataFrame) -> str:
+def ingest_report(
+    run: RunRecord, outcomes: list[DeliveryOutcome], unrated: pl.DataFrame, registry_loaded: bool
+) -> str:
     counts = run.counts
     lines = [
         f"# Ingest run {run.run_id}",
@@ -393,7 +395,15 @@ def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome], unrated: pl.D
         f"- tournaments unchanged since an earlier ingest: {counts['tournaments_unchanged']}",
         f"- played games in new versions: {counts['games_played']}",
         f"- players not found in the registry (provisional ids): {counts['players_unmatched']}",
-        f"- new rejections: {counts['rejections_new']}; new warnings: {counts['warnings_new']}",
+        *(
+            []
+            if registry_loaded or not counts["players_unmatched"]
+            else [
+                "- WARNING: no registry snapshot is loaded, so every player is provisional: "
+                "load the registry (graduatoria load-registry FOLDER --as-of DATE); its "
+                "snapshot will identify them"
+            ]
+        ),
     ]
     problem_frames = [
         outcome.manifest_problems.with_columns(
@@ -409,6 +419,12 @@ def ingest_report(run: RunRecord, outcomes: list[DeliveryOutcome], unrated: pl.D
         for intake in outcome.intakes
     ]
     problems = pl.concat(problem_frames) if problem_frames else pl.DataFrame()
+    # what this run read (listed below), and of it what no earlier run had recorded
+    errors = problems.filter(pl.col("severity") == "error").height if problems.height else 0
+    lines.append(
+        f"- rejections: {errors} (new: {counts['rejections_new']}); warnings: "
+        f"{problems.height - errors} (new: {counts['warnings_new']})"
+    )
     quarantined = [
         intake for outcome in outcomes for intake in outcome.intakes if intake.status != "accepted"
     ]

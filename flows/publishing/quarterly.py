@@ -56,6 +56,12 @@ def publish_quarterly(
             },
         )[0][0]
         report = superseded_note(con, run, written) + str(stored)
+        if not written.published.rows.get_column("in_ranking").any():
+            report = (
+                f"WARNING: nobody is in the national ranking of this list "
+                f"({written.published.rows.height} players, none both active and a member): "
+                "is the registry loaded, with its memberships?\n\n" + report
+            )
         run.input_checksums = inputs_checksums([written])
         run.counts = {
             "revision": written.revision,

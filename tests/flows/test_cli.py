@@ -379,3 +379,28 @@ def test_arguments_are_refused_before_prefect_starts(capsys, monkeypatch, tmp_pa
         assert main(list(command)) == 1, command
         err = capsys.readouterr().err
         assert err.startswith("graduatoria: error: ") and reason in err, (command, err)
+
+
+def test_a_day_that_does_not_exist_is_said_so(capsys):
+    with pytest.raises(SystemExit):
+        main(["quarterly", "--system", "elo_italia", "--list-date", "2019-02-30"])
+    assert "'2019-02-30' is written YYYY-MM-DD, but there is no such day" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.usefixtures("prefect_server")
+def test_every_command_names_its_warehouse_and_a_new_one_is_announced(
+    capsys, tmp_path, monkeypatch
+):
+    # the default warehouse is relative to the folder a command runs in: run from another
+    # folder, an ingest made a new warehouse there without a word
+    monkeypatch.chdir(tmp_path)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    created = tmp_path / "data" / "warehouse" / "graduatoria.duckdb"
+    assert main(["ingest", str(inbox)]) == 0
+    assert f"graduatoria: created a new warehouse: {created}" in capsys.readouterr().out
+    assert main(["ingest", str(inbox)]) == 0
+    out = capsys.readouterr().out
+    assert f"graduatoria: warehouse {created}" in out and "created" not in out

@@ -1,5 +1,6 @@
 """End-to-end: real TRF files through the ingest flow into a temporary DuckDB warehouse."""
 
+import re
 import shutil
 from datetime import date
 from pathlib import Path
@@ -367,10 +368,27 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
     counts = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
     # the two listed files also give the one warning of their year-only birth dates
     assert counts["tournaments_new_versions"] == 2 and counts["warnings_new"] == 3
+    # the report counts the warnings it lists, and says which are new (it said "new warnings:
+    # 0" over a list of 13 when a delivery was read again)
+    again = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
+    assert again["warnings_new"] == 0
+    with Warehouse(warehouse).reader() as con:
+        first_report, second_report = (
+            row[0]
+            for row in con.execute(
+                "SELECT report FROM run_record WHERE flow = 'ingest' ORDER BY ended_at"
+            ).fetchall()
+        )
+    assert "- rejections: 1 (new: 1); warnings: 3 (new: 3)" in first_report
+    counted = re.search(
+        r"- rejections: (\d+) \(new: 0\); warnings: (\d+) \(new: 0\)", second_report
+    )
+    assert counted is not None
+    warnings_listed = second_report.split("## Warnings", 1)[-1].count("\n- ")
+    assert int(counted[2]) == (warnings_listed if "## Warnings" in second_report else 0)
     with Warehouse(warehouse).reader() as con:
         warnings = con.execute(
-            "SELECT file_name, line_no, field, value, reason FROM input_warning"
-            " ORDER BY file_name"
+            "SELECT file_name, line_no, field, value, reason FROM input_warning ORDER BY file_name"
         ).fetchall()
     births = (
         14,

@@ -166,3 +166,18 @@ def test_a_replay_from_the_first_list_date_goes_on_past_an_empty_first_list(tmp_
             "ORDER BY list_date"
         ).fetchall()
     assert sizes == [(FIRST, 0), (date(2019, 7, 1), 0), (date(2019, 10, 1), 0), (LAST, 0)]
+    # nothing of this is silent: the ingest and the list say why
+    with Warehouse(warehouse).reader() as con:
+        reports = dict(
+            con.sql(
+                "SELECT flow, report FROM run_record WHERE flow IN ('ingest', 'quarterly')"
+            ).fetchall()
+        )
+    assert (
+        "- WARNING: no registry snapshot is loaded, so every player is provisional"
+        in (reports["ingest"])
+    )
+    assert reports["quarterly"].startswith(
+        "WARNING: nobody is in the national ranking of this list (0 players, none both active "
+        "and a member): is the registry loaded, with its memberships?"
+    )
