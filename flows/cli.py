@@ -174,6 +174,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_warehouse(merge)
 
+    withdraw = verbs.add_parser(
+        "withdraw",
+        help="take a mistakenly delivered tournament out of the lists (kept in the archive)",
+        description="The tournament gets a new version in state 'withdrawn', with the reason; "
+        "the lists that rated it become stale (graduatoria recalculate --stale). A new "
+        "delivery of it brings it back.",
+    )
+    withdraw.add_argument("tournament_id", metavar="TOURNAMENT")
+    withdraw.add_argument("--reason", required=True, help="why: kept with the withdrawal")
+    _add_warehouse(withdraw)
+
+    problems = verbs.add_parser(
+        "problems",
+        help="quarantined and withdrawn tournaments, and the rejections and warnings of the "
+        "latest runs (read-only)",
+    )
+    problems.add_argument("--delivery", metavar="FOLDER", help="one delivery folder, by name")
+    problems.add_argument("--system", choices=ALL_LIST_SYSTEMS)
+    problems.add_argument("--tournament", metavar="ID")
+    problems.add_argument(
+        "--runs",
+        type=int,
+        default=5,
+        metavar="N",
+        help="rejections and warnings of the latest N runs that recorded any (default 5)",
+    )
+    _add_warehouse(problems)
+
     status = verbs.add_parser("status", help="summarise what the warehouse holds")
     _add_warehouse(status)
 
@@ -335,6 +363,22 @@ def _run_merge(args: argparse.Namespace) -> None:
     )
 
 
+def _run_withdraw(args: argparse.Namespace) -> None:
+    from flows.preflight import require_warehouse
+    from flows.withdraw import withdraw_flow
+
+    require_warehouse(args.warehouse)
+    withdraw_flow(args.tournament_id, args.reason, args.warehouse)
+
+
+def _run_problems(args: argparse.Namespace) -> None:
+    from flows.problems import ProblemFilter, print_problems
+
+    print_problems(
+        args.warehouse, ProblemFilter(args.delivery, args.system, args.tournament, args.runs)
+    )
+
+
 def _run_status(args: argparse.Namespace) -> None:
     from flows.status import print_status
 
@@ -357,6 +401,8 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "recalculate": _run_recalculate,
     "serve": _run_serve,
     "merge": _run_merge,
+    "withdraw": _run_withdraw,
+    "problems": _run_problems,
     "status": _run_status,
     "demo": _run_demo,
 }
@@ -434,7 +480,7 @@ def _name_the_warehouse(verb: str, path: Path, created: bool) -> None:
 
 
 # their own output names the warehouse already
-VERBS_NAMING_THEIR_WAREHOUSE = ("status", "demo")
+VERBS_NAMING_THEIR_WAREHOUSE = ("status", "demo", "problems")
 
 
 if __name__ == "__main__":

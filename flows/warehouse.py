@@ -243,6 +243,19 @@ def execute(
     return con.execute(sql, params if params is not None else []).fetchall()
 
 
+def has_relation(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether the warehouse has a table or view ``name``: a read-only session on a warehouse
+    written by an earlier version lacks what later migrations add (the next write adds it)."""
+    return bool(
+        execute(
+            con,
+            "SELECT 1 FROM duckdb_tables() WHERE table_name = $name "
+            "UNION ALL SELECT 1 FROM duckdb_views() WHERE view_name = $name",
+            {"name": name},
+        )
+    )
+
+
 def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict | None = None) -> object:
     """The first value of the first row, or None when there is no row."""
     rows = execute(con, sql, params)

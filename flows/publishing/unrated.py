@@ -10,7 +10,7 @@ from datetime import date
 import duckdb
 import polars as pl
 
-from flows.warehouse import execute, query_frame, read_sql
+from flows.warehouse import execute, has_relation, query_frame, read_sql
 from transforms.lists.eras import Calendar
 from transforms.lists.periods import receipt_window
 
@@ -32,7 +32,19 @@ def fill_receipt_windows(
 
 
 def unrated_tournaments(con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> pl.DataFrame:
-    """The rows of ``unrated_tournament`` (of the versions ``run_id`` wrote, when given)."""
+    """The rows of ``unrated_tournament`` (of the versions ``run_id`` wrote, when given); none
+    in a warehouse no write has upgraded yet (its lists do not keep their windows)."""
+    if not has_relation(con, "unrated_tournament"):
+        return pl.DataFrame(
+            schema={
+                "system": pl.Utf8,
+                "tournament_id": pl.Utf8,
+                "version": pl.Int32,
+                "received_on": pl.Date,
+                "first_list_date": pl.Date,
+                "reason": pl.Utf8,
+            }
+        )
     return query_frame(con, read_sql("queries/unrated_tournaments.sql"), {"run_id": run_id})
 
 

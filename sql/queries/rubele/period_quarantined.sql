@@ -1,13 +1,18 @@
--- Quarantined tournaments of a draughts system received in a list's window (latest versions),
--- with their first reason: the list names them as not applied. The reason is one found in the
--- files of that version (its games file or its listing), not one an earlier version was
--- corrected of.
+-- Tournaments of a draughts system received in a list's window (latest versions) that no list
+-- applies, with their reason: the list names them as not applied. A quarantined one's is one
+-- found in the files of that version (its games file or its listing), not one an earlier
+-- version was corrected of; a withdrawn one's is the analyst's.
 SELECT t.tournament_id, t.file_name, t.received_on,
-       coalesce((SELECT min(reason) FROM rejection r
-                 WHERE r.tournament_id = t.tournament_id
-                   AND r.file_sha256 IN (t.file_sha256, t.manifest_sha256)),
-                'quarantined at ingest') AS reason
+       CASE WHEN t.status = 'withdrawn' THEN
+           (SELECT 'withdrawn: ' || w.reason FROM tournament_withdrawal w
+            WHERE w.tournament_id = t.tournament_id AND w.version = t.version)
+       ELSE
+           coalesce((SELECT min(reason) FROM rejection r
+                     WHERE r.tournament_id = t.tournament_id
+                       AND r.file_sha256 IN (t.file_sha256, t.manifest_sha256)),
+                    'quarantined at ingest')
+       END AS reason
 FROM tournament t
-WHERE t.status = 'quarantined' AND t.system = $system
+WHERE t.status IN ('quarantined', 'withdrawn') AND t.system = $system
   AND t.received_on > $after AND t.received_on <= $up_to
 ORDER BY t.tournament_id
