@@ -12,14 +12,14 @@ import polars as pl
 from prefect import flow
 
 from flows.console import say
+from flows.csv_checks import checked_csv, refusal, repeats_read_once, tagged
 from flows.inputs import CsvInput, read_csv_text
 from flows.reports import MAX_LISTED
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import Membership, RegistryPlayer
-from schemas.problems import empty_problems, problem, problem_rows, problems_frame
-from schemas.validation import validate
+from schemas.problems import problem, problems_frame
 from transforms.inputs.matching import merge_disagreements, place_provisional
 from transforms.inputs.registry import (
     identity_changes,
@@ -29,10 +29,8 @@ from transforms.inputs.registry import (
     prepare_memberships,
     prepare_registry_players,
     rejected_rows,
-    repeated_rows_read_once,
     rows_kept_from_before,
 )
-from transforms.inputs.tabular import refused_file
 
 PLAYERS_FILE = "players.csv"
 MEMBERSHIPS_FILE = "memberships.csv"
@@ -40,103 +38,6 @@ MEMBERSHIPS_FILE = "memberships.csv"
 
 class RegistryError(RuntimeError):
     """The request cannot be carried out (one clear line for the analyst)."""
-
-
-def checked_csv(
-    source: CsvInput, typer: object, model: object
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Type and validate a CSV; returns the good rows and every problem (file-tagged)."""
-    if source.problems.height:
-        good, problems = pl.DataFrame(), source.problems
-    else:
-        typed, cell_problems = typer(source.rows)  # type: ignore[operator]
-        # a warning is reported with its row, which is kept
-        errors = cell_problems.filter(pl.col("severity") == "error")
-        cell_problems = pl.concat(
-            [
-                cell_problems,
-                _keys_shared_with_rejected_rows(typed, errors, model, source.rejected_keys),
-            ]
-        )
-        errors = cell_problems.filter(pl.col("severity") == "error")
-        bad_lines = errors.get_column("line_no").unique().implode()
-        checked = validate(model, typed.filter(~pl.col("line_no").is_in(bad_lines)))  # type: ignore[arg-type]
-        good = checked.valid
-        problems = pl.concat([source.rejected_lines, cell_problems, checked.problems])
-    return good, tagged(problems, source)
-
-
-def _keys_shared_with_rejected_rows(
-    typed: pl.DataFrame, errors: pl.DataFrame, model: object, rejected_keys: pl.DataFrame
-) -> pl.DataFrame:
-    """An error for each row whose unique key (a player_id, say) is also on a rejected row (for
-    a bad cell, or a line with a comma too many: ``rejected_keys``): which of the two is right
-    cannot be told, and the rejected one would otherwise leave the other standing as if its
-    key were written once."""
-    columns = model.to_schema().columns  # type: ignore[attr-defined]
-    rejected = typed.filter(pl.col("line_no").is_in(errors.get_column("line_no").implode()))
-    kept = typed.filter(~pl.col("line_no").is_in(rejected.get_column("line_no").implode()))
-    found = []
-    for name in (name for name, column in columns.items() if column.unique):
-        key = pl.col(name).cast(pl.Utf8).alias("_key")
-        other_line = (
-            pl.concat(
-                [
-                    frame.select("line_no", key)
-                    for frame in (rejected, rejected_keys)
-                    if name in frame.columns
-                ]
-            )
-            .filter(pl.col("_key").is_not_null())
-            .group_by("_key")
-            .agg(pl.col("line_no").min().alias("_rejected_line"))
-        )
-        found.append(
-            problem_rows(
-                kept.with_columns(key).join(other_line, on="_key"),
-                name,
-                pl.col(name),
-                pl.format(
-                    "{} {} is also on line {}, rejected: which of the two rows is right cannot "
-                    "be told",
-                    pl.lit(name),
-                    pl.col(name),
-                    pl.col("_rejected_line"),
-                ),
-            )
-        )
-    return pl.concat(found) if found else empty_problems()
-
-
-def tagged(problems: pl.DataFrame, source: CsvInput) -> pl.DataFrame:
-    """Problems of one input file, named by it (a registry file has no tournament)."""
-    return problems.with_columns(
-        pl.lit(source.file.name).alias("file_name"),
-        pl.lit(source.file.sha256).alias("file_sha256"),
-        pl.lit(None, dtype=pl.Utf8).alias("tournament_id"),
-    )
-
-
-def required_columns(model: type) -> list[str]:
-    """The columns every row must fill: a header without one of them makes no row usable."""
-    columns = model.to_schema().columns  # type: ignore[attr-defined]
-    return [name for name, column in columns.items() if name != "line_no" and not column.nullable]
-
-
-def refusal(source: CsvInput, model: type) -> pl.DataFrame:
-    """Why ``source`` is refused as a whole (not UTF-8, a header without the required columns,
-    not readable as a CSV), file-tagged; no rows when its rows can be checked one by one."""
-    found = refused_file(source.file.content, required_columns(model))
-    if found.height == 0 and source.problems.height:
-        found = source.problems
-    if found.height == 0 and source.rows.height == 0 and source.rejected_lines.height:
-        found = source.rejected_lines  # no line left to read
-    if found.height == 0 and source.rows.height == 0:
-        # a snapshot replaces the registry from its date: without rows it would say that the
-        # federation has no players (or no members) from then on
-        empty = f"{source.file.name} holds no rows: a snapshot cannot be empty"
-        found = problems_frame([problem(empty)])
-    return tagged(found, source)
 
 
 @dataclass(frozen=True)
@@ -229,19 +130,6 @@ FSI_REGISTRY = RegistryKind(
 )
 
 
-def _repeats_read_once(
-    typer: Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]],
-) -> Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]]:
-    """``typer`` on the file's rows with a row written twice, to the letter, read once."""
-
-    def typed(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-        once, warnings = repeated_rows_read_once(raw)
-        rows, problems = typer(once)
-        return rows, pl.concat([problems, warnings])
-
-    return typed
-
-
 def _rows_in_force(con: duckdb.DuckDBPyConnection, kind: RegistryKind, as_of: date) -> pl.DataFrame:
     """The rows of the snapshot in force on ``as_of``, with its ``as_of`` (none: no rows)."""
     sql = read_sql("queries/registry_rows_in_force.sql").format(
@@ -291,7 +179,7 @@ def load_snapshot(kind: RegistryKind, folder: str, as_of: date, warehouse: str) 
     refused = pl.concat([refusal(players_csv, kind.model), refusal(memberships_csv, Membership)])
     if refused.height:
         return _refuse(kind, run, as_of, warehouse, refused)
-    players, player_problems = checked_csv(players_csv, _repeats_read_once(kind.typer), kind.model)
+    players, player_problems = checked_csv(players_csv, repeats_read_once(kind.typer), kind.model)
     players, birth_problems = implausible_births(players, as_of)
     player_problems = pl.concat([player_problems, tagged(birth_problems, players_csv)])
     memberships, membership_problems = checked_csv(memberships_csv, prepare_memberships, Membership)

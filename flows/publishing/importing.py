@@ -13,10 +13,10 @@ import duckdb
 import polars as pl
 
 from flows.console import counted, say
+from flows.csv_checks import checked_csv
 from flows.inputs import InputFile, csv_text, read_csv_text
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_a_day_off_the_calendar
 from flows.publishing.refusals import refuse_an_import_after_computed_lists
-from flows.registry import checked_csv
 from flows.runtime import RunRecord
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems, recorded_problems_section

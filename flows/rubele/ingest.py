@@ -14,6 +14,7 @@ import polars as pl
 from prefect import flow
 
 from flows.console import say
+from flows.csv_checks import checked_csv
 from flows.inputs import (
     CsvInput,
     InputFile,
@@ -27,7 +28,6 @@ from flows.inputs import (
     unlisted_problems,
 )
 from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
-from flows.registry import checked_csv
 from flows.reports import MAX_LISTED
 from flows.rubele.rulebook import RUBELE_SYSTEMS, load_rubele_rulebook
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
