@@ -12,7 +12,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: run test lint lock clean env bench bench-rubele
+.PHONY: run test lint lock clean env bench bench-rubele fuzz
 
 env: $(STAMP)
 
@@ -36,6 +36,10 @@ bench: $(STAMP)
 # 30 years of a draughts federation through the Elo-Rubele wave engine and the plain loop.
 bench-rubele: $(STAMP)
 	$(BIN)/python -m bench.rubele_benchmark
+
+# The input readers fed 10,000 mutated files (a few minutes); crashes saved in bench/out/fuzz/.
+fuzz: $(STAMP)
+	$(BIN)/python -m bench.fuzz
 
 # Style, and the architecture: the import-linter contracts of pyproject.toml (layers, no cycles).
 lint: $(STAMP)

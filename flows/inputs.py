@@ -7,16 +7,18 @@ import csv
 import hashlib
 import io
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from schemas.inputs import ManifestRow
 from schemas.problems import empty_problems, problem, problems_frame
+from schemas.validation import validate
 from transforms.inputs.draughts_csv import TOURNAMENTS_FILE
-from transforms.inputs.manifest import MANIFEST_FIELDS
-from transforms.inputs.tabular import refused_file, with_line_numbers
+from transforms.inputs.manifest import MANIFEST_FIELDS, parse_arbiter_ratings, type_manifest
+from transforms.inputs.tabular import csv_line_fault, refused_file, with_line_numbers
 
 MANIFEST_NAME = "manifest.csv"
 # the files that list a delivery's files: a chess manifest, a draughts tournaments file
@@ -139,7 +141,12 @@ def csv_text(
         return CsvInput(file, _numbered_rows(text), empty_problems())
     except (pl.exceptions.ComputeError, pl.exceptions.NoDataError) as error:
         unreadable = f"the file is not a readable CSV: {str(error).splitlines()[0]}"
-    header, ragged = _ragged_records(text)
+    except _UnsplitLine as unsplit:
+        return _refused_at(file, text, unsplit)
+    try:
+        header, ragged = _ragged_records(text)
+    except _UnsplitLine as unsplit:
+        return _refused_at(file, text, unsplit)
     if not header or not ragged:
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
     # a line of commas only (a spreadsheet's leftover row, wider than the header) holds
@@ -174,7 +181,8 @@ def csv_text(
         return CsvInput(file, pl.DataFrame(), rejected)
     # one line with a comma too many (a name written Surname, Given without quotes) is no
     # reason to set the others aside: it is rejected, and the rest is read without it
-    key = header[0].strip().lower()
+    # named as the rows name it (a first column named line_no would overwrite the line numbers)
+    key = _column_names(header[:1])[header[0]]
     keys = pl.DataFrame(
         {
             "line_no": [first for first, _, _ in ragged],
@@ -189,6 +197,10 @@ def csv_text(
         rows = _numbered_rows("\n".join(lines[number - 1] for number in kept))
     except (pl.exceptions.ComputeError, pl.exceptions.NoDataError):
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
+    except _UnsplitLine as unsplit:
+        # numbered in the text read, without the lines left out: named as delivered
+        line = kept[min(unsplit.line_no, len(kept)) - 1]
+        return _refused_at(file, text, _UnsplitLine(line, unsplit.error))
     # each row numbered by its line in the file as delivered, not in the text read
     rows = rows.with_columns(
         pl.col("line_no").replace_strict(
@@ -209,12 +221,15 @@ def _numbered_rows(text: str) -> pl.DataFrame:
         if (not name.strip() or name.startswith("_duplicated_"))
         and raw.get_column(name).str.strip_chars().replace("", None).null_count() == raw.height
     ]
-    raw = raw.drop(unnamed).rename(
-        {name: name.strip().lower() for name in raw.columns if name not in unnamed}
-    )
+    raw = raw.drop(unnamed)
+    raw = raw.rename(_column_names(raw.columns))
     # a line with no value in any cell (a blank line, or the ",,,," a spreadsheet leaves after
     # the last row) holds nothing to check or keep: it would only be rejected as incomplete
-    filled = pl.any_horizontal(pl.col(raw.columns).str.strip_chars().ne("").fill_null(False))
+    # (the file's columns taken as all but the line numbers, not by their names: pl.col reads
+    # a column named "*" as every column, one named "^...$" as a pattern)
+    filled = pl.any_horizontal(
+        pl.all().exclude("line_no").str.strip_chars().ne("").fill_null(False)
+    )
     # one chunk per column: the reader's columns come in several chunks and the line numbers in
     # one, and Polars 2.1 panics on such a frame in a window, filter and format
     # (tests/flows/test_inputs.py shows the case)
@@ -228,31 +243,90 @@ def _numbered_rows(text: str) -> pl.DataFrame:
     return rows.filter(filled).rechunk()
 
 
+class _UnsplitLine(Exception):
+    """A line the csv module cannot split into values (:func:`csv_line_fault` says why): where
+    its record ends, and so which line each row after it is on, is unknown."""
+
+    def __init__(self, line_no: int, error: csv.Error) -> None:
+        super().__init__(str(error))
+        self.line_no = line_no
+        self.error = error
+
+
+def _refused_at(file: InputFile, text: str, unsplit: _UnsplitLine) -> CsvInput:
+    """The file refused, naming the line that cannot be split (a carriage return that ends
+    no line, say): its rows could not be numbered as an editor shows them, nor its ragged
+    lines told apart, and a snapshot or a delivery read in part would lose rows silently."""
+    lines = text.split("\n")
+    value = lines[unsplit.line_no - 1] if 0 < unsplit.line_no <= len(lines) else None
+    reason = f"the line {csv_line_fault(unsplit.error)}"
+    return CsvInput(
+        file,
+        pl.DataFrame(),
+        problems_frame([problem(reason, value=value, line_no=unsplit.line_no)]),
+    )
+
+
+def _csv_records(text: str) -> Iterator[tuple[int, int, list[str]]]:
+    """Each CSV record of ``text``: (first line, last line, values); raises
+    :class:`_UnsplitLine` at a line the csv module cannot split (Polars reads a carriage
+    return inside a value as a letter, the csv module as the end of a line it must not end)."""
+    reader = csv.reader(io.StringIO(text))
+    first = 1
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            # a value too long runs from the line its record starts on (a quote never closed
+            # takes in the lines after it); a stray carriage return is where the reader stopped
+            too_long = "field larger than field limit" in str(error)
+            raise _UnsplitLine(first if too_long else reader.line_num, error) from error
+        yield first, reader.line_num, record
+        first = reader.line_num + 1
+
+
+def _column_names(columns: Sequence[str]) -> dict[str, str]:
+    """The header's names as the typing steps read them (trimmed, lower case), each once.
+
+    A name the header repeats in another case or with blanks (``Name,name``), or the
+    ``line_no`` the reader numbers the rows under, is named as Polars names a repeat written
+    to the letter (``name_duplicated_0``): two columns of one name would make no frame, and the
+    typing step reports the repeat and ignores its values (:func:`type_columns`)."""
+    taken = {"line_no"}
+    names = {}
+    for column in columns:
+        plain = name = column.strip().lower()
+        repeat = 0
+        while name in taken:
+            name = f"{plain}_duplicated_{repeat}"
+            repeat += 1
+        taken.add(name)
+        names[column] = name
+    return names
+
+
 def _record_start_lines(text: str) -> list[int]:
     """The line each CSV record of ``text`` starts on, the header's first (blank lines before
     it are no records: the reader skips them too)."""
-    reader = csv.reader(io.StringIO(text))
-    starts, next_line = [], 1
-    for record in reader:
+    starts: list[int] = []
+    for first, _, record in _csv_records(text):
         if record or starts:
-            starts.append(next_line)
-        next_line = reader.line_num + 1
+            starts.append(first)
     return starts
 
 
 def _ragged_records(text: str) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
     """The header (blank lines before it skipped), and the records with more values than it
     names: (first line, last line, values) of each, in order."""
-    reader = csv.reader(io.StringIO(text))
     header: list[str] = []
     found = []
-    first = 1
-    for record in reader:
+    for first, last, record in _csv_records(text):
         if not header:
             header = record
         elif len(record) > len(header):
-            found.append((first, reader.line_num, record))
-        first = reader.line_num + 1
+            found.append((first, last, record))
     return header, found
 
 
@@ -393,3 +467,21 @@ def _named_in_another_case(
             if name not in found and name not in unreadable and name.lower() in present
         }
     return {}
+
+
+def manifest_rows(delivery: Delivery) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Typed manifest rows, arbiter ratings, and every manifest problem (with line numbers)."""
+    if delivery.manifest.rows.height == 0 and delivery.manifest.problems.height:
+        return pl.DataFrame(), pl.DataFrame(), delivery.manifest.problems
+    typed, cell_problems = type_manifest(delivery.manifest.rows)
+    schema_problems = validate(ManifestRow, typed).problems.join(
+        cell_problems.select("line_no", "field"),
+        on=["line_no", "field"],
+        how="anti",
+        nulls_equal=True,
+    )  # a blank or unreadable cell is reported once, by the typing step
+    ratings, rating_problems = parse_arbiter_ratings(typed)
+    problems = pl.concat(
+        [delivery.manifest.rejected_lines, cell_problems, schema_problems, rating_problems]
+    ).unique(maintain_order=True)
+    return typed, ratings, problems

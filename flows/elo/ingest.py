@@ -21,6 +21,7 @@ from flows.inputs import (
     MANIFEST_NAME,
     Delivery,
     discover_deliveries,
+    manifest_rows,
     read_delivery,
     unlisted_problems,
 )
@@ -29,12 +30,10 @@ from flows.reports import MAX_LISTED, problems_section
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import KnownTournaments, archive_files, known_tournaments, record_problems
-from schemas.inputs import CHESS_SYSTEMS, ManifestRow
+from schemas.inputs import CHESS_SYSTEMS
 from schemas.problems import empty_problems, problem, problems_frame
-from schemas.validation import validate
 from transforms.elo.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
 from transforms.elo.rulebook import Rulebook
-from transforms.inputs.manifest import parse_arbiter_ratings, type_manifest
 from transforms.inputs.matching import provisional_aliases
 from transforms.inputs.registry import latest_identity
 from transforms.inputs.trf import parse_trf
@@ -82,30 +81,12 @@ def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
     )
 
 
-def _manifest_rows(delivery: Delivery) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Typed manifest rows, arbiter ratings, and every manifest problem (with line numbers)."""
-    if delivery.manifest.rows.height == 0 and delivery.manifest.problems.height:
-        return pl.DataFrame(), pl.DataFrame(), delivery.manifest.problems
-    typed, cell_problems = type_manifest(delivery.manifest.rows)
-    schema_problems = validate(ManifestRow, typed).problems.join(
-        cell_problems.select("line_no", "field"),
-        on=["line_no", "field"],
-        how="anti",
-        nulls_equal=True,
-    )  # a blank or unreadable cell is reported once, by the typing step
-    ratings, rating_problems = parse_arbiter_ratings(typed)
-    problems = pl.concat(
-        [delivery.manifest.rejected_lines, cell_problems, schema_problems, rating_problems]
-    ).unique(maintain_order=True)
-    return typed, ratings, problems
-
-
 @task(cache_policy=NO_CACHE)
 def prepare_delivery(
     delivery: Delivery, context: MatchingContext, national_federation: str
 ) -> DeliveryOutcome:
     """Parse and check every tournament of a delivery (pure work: no warehouse access)."""
-    typed, ratings, problems = _manifest_rows(delivery)
+    typed, ratings, problems = manifest_rows(delivery)
     if typed.height == 0 and problems.filter(pl.col("severity") == "error").height == 0:
         # a manifest with a header and no row (or only empty ones): say so, or the delivery
         # would pass without a trace

@@ -133,3 +133,107 @@ def test_a_listing_names_every_line_of_a_comma_too_many(tmp_path):
     path.write_text("tournament_id,file\nT1,a,trf\nT2,b.trf\nT3,c,trf\n", encoding="utf-8")
     read = read_csv_text(path, ragged_lines_alone=False)
     assert read.problems.get_column("line_no").to_list() == [2, 4]
+
+
+STRAY_CR = (
+    "the line holds a carriage return (CR) that ends no line, inside a value not in double "
+    "quotes: a CSV's lines end with LF or CR LF (a file saved with old Mac line ends has CR "
+    "alone); save the file as CSV again, or quote the value"
+)
+
+
+def test_a_carriage_return_in_an_unquoted_value_refuses_the_file_naming_its_line(tmp_path):
+    # Polars reads the CR as a letter, the csv module that tells ragged lines apart as the end
+    # of a line it must not end: its error escaped the reader
+    path = tmp_path / "memberships.csv"
+    path.write_bytes(b"player_id,year\n100001,2020\n100002,20\r21,x\n100003,2020\n")
+    read = read_csv_text(path)
+    assert read.rows.height == 0
+    assert read.problems.select("line_no", "value", "reason").rows() == [
+        (3, "100002,20\r21,x", STRAY_CR)
+    ]
+
+
+def test_a_carriage_return_after_a_value_over_two_lines_refuses_the_file(tmp_path):
+    # a value spanning lines makes the reader number the rows with the csv module, which stops
+    # at the CR Polars read as a letter
+    path = tmp_path / "players.csv"
+    path.write_bytes(b'player_id,name\n100001,"Rossi,\nMario"\n100002,Verdi\rAnna\n')
+    read = read_csv_text(path)
+    assert read.rows.height == 0
+    assert read.problems.select("line_no", "value", "reason").rows() == [
+        (4, "100002,Verdi\rAnna", STRAY_CR)
+    ]
+
+
+def test_a_quote_never_closed_in_a_long_file_refuses_it_naming_the_line_it_opens_on(tmp_path):
+    # the quoted value runs past the csv module's limit on a value's length (131,072
+    # characters): its error escaped the reader
+    path = tmp_path / "players.csv"
+    rows = [f"{100000 + number},Player {number},2020" for number in range(2, 20_000)]
+    lines = ["player_id,name,year", '100001,"Rossi, Mario,2020', *rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.rows.height == 0
+    assert read.problems.select("line_no", "value").rows() == [(2, '100001,"Rossi, Mario,2020')]
+    assert read.problems.get_column("reason").str.contains("double quote opened and never").all()
+
+
+def test_a_column_the_header_names_twice_in_two_cases_is_read_once(tmp_path):
+    # "plaYer_id" and "player_id" are one name to the typing steps: renamed alike, they made
+    # two columns of one name, and Polars' DuplicateError escaped the reader
+    from transforms.inputs.registry import prepare_memberships
+
+    path = tmp_path / "memberships.csv"
+    path.write_text("plaYer_id,year,Player_ID \n100001,2020,100009\n", encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.problems.height == 0
+    kept, problems = prepare_memberships(read.rows)
+    assert kept.select("line_no", "player_id", "year").rows() == [(2, "100001", 2020)]
+    assert problems.select("line_no", "field", "severity", "reason").rows() == [
+        (
+            1,
+            "player_id",
+            "warning",
+            "column 'player_id' is in the header twice (in any case, blanks aside): the values "
+            "of the second are ignored",
+        )
+    ]
+
+
+def test_a_column_named_line_no_leaves_the_rows_their_line_numbers(tmp_path):
+    # the reader numbers the rows under line_no: a column of that name made two, and Polars'
+    # DuplicateError escaped the reader
+    from transforms.inputs.registry import prepare_memberships
+
+    path = tmp_path / "memberships.csv"
+    path.write_text("player_id,year,LINE_NO\n100001,2020,7\n100002,2020,8\n", encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.problems.height == 0
+    kept, problems = prepare_memberships(read.rows)
+    assert kept.select("line_no", "player_id").rows() == [(2, "100001"), (3, "100002")]
+    assert problems.select("field", "severity").rows() == [("line_no", "warning")]
+    assert problems.get_column("reason").to_list() == [
+        "column 'line_no' is the name each row's line number is read under, not one of this "
+        "file's (player_id, year): its values are ignored"
+    ]
+
+
+def test_a_column_named_as_polars_names_every_column_is_read_as_any_other(tmp_path):
+    # the reader named the file's columns to pl.col, which reads "*" as every column (the line
+    # numbers too) and "^...$" as a pattern: Polars' SchemaError escaped the reader
+    for odd in ("*", "^.*$", "^[$"):
+        path = tmp_path / "memberships.csv"
+        path.write_text(f"player_id,year,{odd}\n100001,2020,x\n,,\n", encoding="utf-8")
+        read = read_csv_text(path)
+        assert read.problems.height == 0, odd
+        assert read.rows.rows() == [(2, "100001", "2020", "x")], odd
+
+
+def test_a_line_rejected_in_a_file_whose_first_column_is_line_no_keeps_its_line(tmp_path):
+    # the value under the first column went under its name, line_no, over the line numbers
+    path = tmp_path / "players.csv"
+    path.write_text("line_no,player_id\n1,100001\n2,100002,x\n", encoding="utf-8")
+    read = read_csv_text(path)
+    assert read.rejected_lines.get_column("line_no").to_list() == [3]
+    assert read.rejected_keys.rows(named=True) == [{"line_no": 3, "line_no_duplicated_0": "2"}]

@@ -203,8 +203,10 @@ def membership_orphans(
 def repeated_rows_read_once(typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A player's row written twice, the same in every column, is read once (a warning on the
     repeat): rejecting both copies as a repeated player_id would drop a valid member."""
-    columns = [name for name in typed.columns if name != "line_no"]
-    marked = typed.with_columns(pl.col("line_no").min().over(columns).alias("first_line"))
+    # the row's values as every column but line_no, not by their names: pl.col reads a column
+    # a file names "*" as every column, one named "^...$" as a pattern (a bad one raises)
+    row = pl.struct(pl.all().exclude("line_no"))
+    marked = typed.with_columns(pl.col("line_no").min().over(row).alias("first_line"))
     repeat = pl.col("player_id").is_not_null() & (pl.col("line_no") != pl.col("first_line"))
     warnings = problem_rows(
         marked.filter(repeat),

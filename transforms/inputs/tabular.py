@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -109,17 +110,14 @@ def type_columns(
     if unknown:
         # a misspelt optional column ("fide id") would otherwise be read as empty, silently
         columns = ", ".join(spec.name for spec in specs)
+        reasons = [_unknown_column(name, columns, line_column) for name in unknown]
         problem_parts.append(
             pl.DataFrame(
                 {
                     "line_no": [1] * len(unknown),
-                    "field": unknown,
-                    "value": unknown,
-                    "reason": [
-                        f"column '{name}' is not one of this file's ({columns}): its values "
-                        "are ignored"
-                        for name in unknown
-                    ],
+                    "field": [field for field, _ in reasons],
+                    "value": [field for field, _ in reasons],
+                    "reason": [reason for _, reason in reasons],
                     "severity": ["warning"] * len(unknown),
                 },
                 schema=PROBLEM_SCHEMA,
@@ -127,6 +125,28 @@ def type_columns(
         )
     problems = pl.concat(problem_parts) if problem_parts else empty_problems()
     return typed, problems.cast(PROBLEM_SCHEMA)  # type: ignore[arg-type]
+
+
+# how the CSV reader names the second column of a name the header gives twice
+_REPEATED = re.compile(r"(.+)_duplicated_\d+")
+
+
+def _unknown_column(name: str, columns: str, line_column: str) -> tuple[str, str]:
+    """The field a column not among the specs is reported under, and why its values are
+    ignored: a name the header repeats (the reader names the repeat ``name_duplicated_0``),
+    the name the rows' line numbers go under, or a name this file does not have."""
+    repeated = _REPEATED.fullmatch(name)
+    if repeated and repeated.group(1) == line_column:
+        return line_column, (
+            f"column '{line_column}' is the name each row's line number is read under, not one "
+            f"of this file's ({columns}): its values are ignored"
+        )
+    if repeated:
+        return repeated.group(1), (
+            f"column '{repeated.group(1)}' is in the header twice (in any case, blanks "
+            "aside): the values of the second are ignored"
+        )
+    return name, f"column '{name}' is not one of this file's ({columns}): its values are ignored"
 
 
 def with_line_numbers(raw: pl.DataFrame, first_data_line: int = 2) -> pl.DataFrame:
@@ -168,7 +188,11 @@ def header_fault(header: str, required: Sequence[str]) -> str | None:
     """
     if not header.strip():
         return f"the first line is empty: it must name the columns {', '.join(required)}"
-    named = {name.strip().lower() for name in next(csv.reader([header]))}
+    try:
+        named = {name.strip().lower() for name in next(csv.reader([header]))}
+    except csv.Error as error:
+        # a line the csv module cannot split: its columns are unknown, so is every row's
+        return f"the first line {csv_line_fault(error)}"
     missing = [column for column in required if column not in named]
     if not missing:
         return None
@@ -191,3 +215,24 @@ def header_fault(header: str, required: Sequence[str]) -> str | None:
     if spelt:
         return f"{reason} (the header has {', '.join(spelt)}: correct its spelling)"
     return reason
+
+
+def csv_line_fault(error: csv.Error) -> str:
+    """Why the csv module cannot split a line, plainly: the end of a sentence naming the line.
+
+    The likeliest is a carriage return (CR) that ends no line: an old Mac program ends every
+    line with CR alone, and the whole file is then one line to the readers, with a CR in each
+    value; a CR slipped into an unquoted value does the same to its line."""
+    if "new-line character" in str(error):
+        return (
+            "holds a carriage return (CR) that ends no line, inside a value not in double "
+            "quotes: a CSV's lines end with LF or CR LF (a file saved with old Mac line ends has "
+            "CR alone); save the file as CSV again, or quote the value"
+        )
+    if "field larger than field limit" in str(error):
+        return (
+            f"holds a value of more than {csv.field_size_limit():,} characters, more than a "
+            "cell of these files holds: most likely a double quote opened and never closed, "
+            "which takes in the lines after it; close the quotes"
+        )
+    return f"cannot be read as CSV ({error})"

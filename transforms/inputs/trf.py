@@ -369,16 +369,21 @@ def _read_header(lines: pl.DataFrame) -> _Header:
                     line_no,
                     "number of rounds",
                     value,
-                    f"number of rounds '{value}' ({rid} record) is not a number; ignored",
+                    f"number of rounds '{value}' ({rid} record) is not a count of rounds; ignored",
                     WARNING,
                 )
             )
     return _Header(values, declared_rounds, rounds_line, problems)
 
 
+# more players or rounds than any tournament holds: a header count above it is no count (it
+# would not fit the tournament row's 32-bit columns either)
+MAX_HEADER_COUNT = 100_000
+
+
 def _is_count(value: str) -> bool:
     # str.isdigit() also accepts "²" and other digits int() refuses.
-    return value.isascii() and value.isdigit()
+    return value.isascii() and value.isdigit() and int(value) <= MAX_HEADER_COUNT
 
 
 def _header_text(header: _Header, rid: str) -> str | None:
@@ -1464,7 +1469,7 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                     line_no,
                     "number of players",
                     value,
-                    f"number of players '{value}' is not a number; ignored",
+                    f"number of players '{value}' is not a count of players; ignored",
                     WARNING,
                 )
             )

@@ -71,3 +71,23 @@ def test_a_birth_date_before_1900_or_after_the_snapshot_is_rejected() -> None:
         "birth_date 2031-01-02 is not a plausible date of birth (from 1900-01-01 to the "
         "snapshot's date 2026-07-01)"
     )
+
+
+def test_a_repeated_row_is_found_whatever_the_file_names_its_other_columns():
+    # the columns were named to pl.col: one a file names "^[$" (a pattern that does not
+    # compile) raised, and "*" (every column, line_no too) found no repeat
+    from transforms.inputs.registry import repeated_rows_read_once
+
+    for odd in ("^[$", "*", "^.*$"):
+        raw = pl.DataFrame(
+            {
+                "line_no": pl.Series([2, 3, 4], dtype=pl.Int32),
+                "player_id": ["100001", "100001", "100001"],
+                odd: ["x", "x", "y"],
+            }
+        )
+        once, warnings = repeated_rows_read_once(raw)
+        assert once.get_column("line_no").to_list() == [2, 4], odd
+        assert warnings.select("line_no", "field", "reason", "severity").rows() == [
+            (3, "player_id", "this row repeats line 2 exactly; read once", "warning")
+        ], odd

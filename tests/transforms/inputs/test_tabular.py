@@ -4,7 +4,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.inputs.tabular import FieldSpec, type_columns, with_line_numbers
+from transforms.inputs.tabular import FieldSpec, refused_file, type_columns, with_line_numbers
 
 SPECS = [FieldSpec("id", "text", required=True), FieldSpec("when", "date"), FieldSpec("n", "int")]
 
@@ -69,3 +69,18 @@ def test_a_misspelt_required_column_is_named_with_the_spelling_found():
     assert header_fault("tournament_id,file,system,notes", required) == (
         "the header lacks the required column received_on"
     )
+
+
+def test_a_file_whose_lines_end_with_a_carriage_return_alone_is_refused_saying_so():
+    # an old Mac program ends every line with CR alone: the file is one line, with a CR in
+    # each value, which the csv module cannot split (its error escaped the reader)
+    content = b"player_id,year\r100001,2020\r100002,2020\r"
+    found = refused_file(content, ["player_id", "year"])
+    assert found.select("line_no", "value", "severity").rows() == [
+        (1, "player_id,year\r100001,2020\r100002,2020", "error")
+    ]
+    assert found.get_column("reason").to_list() == [
+        "the first line holds a carriage return (CR) that ends no line, inside a value not in "
+        "double quotes: a CSV's lines end with LF or CR LF (a file saved with old Mac line ends "
+        "has CR alone); save the file as CSV again, or quote the value"
+    ]

@@ -1285,3 +1285,13 @@ def test_a_short_last_line_that_is_whole_is_not_truncated() -> None:
     )
     assert not _truncated(icu)
     assert _errors(icu).height == 0
+
+
+def test_a_header_count_too_large_for_any_tournament_is_ignored_with_a_warning():
+    # found by the fuzz test: 062 2147483648 overflowed the tournament row's count column
+    parsed = parse_trf(b"062 2147483648\n")
+    warned = parsed.problems.filter(pl.col("field") == "number of players")
+    assert warned.select("value", "reason").rows() == [
+        ("2147483648", "number of players '2147483648' is not a count of players; ignored")
+    ]
+    assert parsed.tournament.get_column("declared_players").to_list() == [None]
