@@ -14,7 +14,7 @@ from prefect import flow
 
 from flows.elo.lists import fsi_list_import
 from flows.elo.rulebook import FSI_SYSTEMS
-from flows.publishing.importing import refresh_imported_lists
+from flows.publishing.importing import imported_lists_completed
 from flows.registry import FSI_REGISTRY, load_snapshot, rematch_after_load
 from flows.runtime import RunRecord, failure_recorded
 
@@ -22,22 +22,7 @@ from flows.runtime import RunRecord, failure_recorded
 def after_fsi_snapshot(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: date) -> str:
     """What a new FSI snapshot changes besides itself (inside the load's transaction)."""
     report = rematch_after_load(con, run, as_of)
-    return report + imported_lists_refreshed(con, run, as_of)
-
-
-def imported_lists_refreshed(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: date) -> str:
-    lines = []
-    for system in FSI_SYSTEMS:
-        dates = refresh_imported_lists(
-            con, run, system, lambda day, system=system: fsi_list_import(system, day), as_of
-        )
-        lines += [
-            f"- the imported {system} list of {day} takes its names and membership from this "
-            "snapshot: a new revision (the lists computed from it are stale)\n"
-            for day in dates
-        ]
-    run.counts["imported_lists_refreshed"] = len(lines)
-    return "".join(lines)
+    return report + imported_lists_completed(con, run, FSI_SYSTEMS, fsi_list_import, as_of)
 
 
 FSI_SNAPSHOT = replace(FSI_REGISTRY, after_load=after_fsi_snapshot)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -239,3 +239,26 @@ def _same_rows(stored: pl.DataFrame, listed: pl.DataFrame) -> bool:
         return frame.select(pl.col(columns).cast(pl.Utf8)).sort("player_id")
 
     return stored.height == listed.height and as_text(stored).equals(as_text(listed))
+
+
+def imported_lists_completed(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    systems: Sequence[str],
+    list_import: Callable[[str, date], ListImport],
+    as_of: date,
+) -> str:
+    """A registry snapshot's report lines on the imported lists of ``systems`` it completed
+    (:func:`refresh_imported_lists`), counted in the run as ``imported_lists_refreshed``."""
+    lines = []
+    for system in systems:
+        dates = refresh_imported_lists(
+            con, run, system, lambda day, system=system: list_import(system, day), as_of
+        )
+        lines += [
+            f"- the imported {system} list of {day} takes its names and membership from this "
+            "snapshot: a new revision (the lists computed from it are stale)\n"
+            for day in dates
+        ]
+    run.counts["imported_lists_refreshed"] = len(lines)
+    return "".join(lines)

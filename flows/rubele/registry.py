@@ -10,7 +10,7 @@ from datetime import date
 import duckdb
 from prefect import flow
 
-from flows.publishing.importing import refresh_imported_lists
+from flows.publishing.importing import imported_lists_completed
 from flows.registry import RegistryKind, load_snapshot
 from flows.rubele.lists import rubele_list_import
 from flows.rubele.rulebook import RUBELE_SYSTEMS
@@ -31,19 +31,8 @@ FID_REGISTRY = RegistryKind(
 
 
 def after_fid_snapshot(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: date) -> str:
-    """The imported draughts lists a new FID snapshot changes (inside the load's transaction)."""
-    lines = []
-    for system in RUBELE_SYSTEMS:
-        dates = refresh_imported_lists(
-            con, run, system, lambda day, system=system: rubele_list_import(system, day), as_of
-        )
-        lines += [
-            f"- the imported {system} list of {day} takes its names and membership from this "
-            "snapshot: a new revision (the lists computed from it are stale)\n"
-            for day in dates
-        ]
-    run.counts["imported_lists_refreshed"] = len(lines)
-    return "".join(lines)
+    """The imported draughts lists a new FID snapshot completes (inside the load's transaction)."""
+    return imported_lists_completed(con, run, RUBELE_SYSTEMS, rubele_list_import, as_of)
 
 
 @flow(name="load-fid-registry")
