@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -198,8 +198,8 @@ def ingest_delivery(
         .drop("row_tournament")
     )
     counts["rejections"] += record_problems(con, run.run_id, problems)[0]
-    errors = problems.filter(pl.col("severity") == "error")
-    bad_lines = set(errors.get_column("line_no").drop_nulls().to_list())
+    listing_errors = problems.filter(pl.col("severity") == "error")
+    bad_lines = set(listing_errors.get_column("line_no").drop_nulls().to_list())
     for row in typed.iter_rows(named=True):  # one iteration per tournament, not per game
         tournament_id, name = row["tournament_id"], row["file"]
         if tournament_id is None or name is None:
@@ -221,6 +221,12 @@ def ingest_delivery(
             continue
         file = delivery.files.get(name)
         status = "quarantined" if row["line_no"] in bad_lines else "accepted"
+        # what this check finds wrong with the tournament: the first is its quarantine's reason
+        reasons = (
+            listing_errors.filter(pl.col("line_no") == row["line_no"])
+            .get_column("reason")
+            .to_list()
+        )
         sides = entries = pl.DataFrame()
         if file is None:
             status = "quarantined"
@@ -240,6 +246,7 @@ def ingest_delivery(
                 run.run_id,
                 _tagged(missing, "draughts tournaments", listing.file, tournament_id),
             )[0]
+            reasons += missing.get_column("reason").to_list()
         else:
             run.input_checksums[str(file.path)] = file.sha256
             # the bytes read with the delivery: the ones archived and fingerprinted
@@ -281,7 +288,11 @@ def ingest_delivery(
                 pl.lit(tournament_id).alias("tournament_id"),
             )
             counts["rejections"] += record_problems(con, run.run_id, game_errors)[0]
+            reasons += (
+                game_errors.filter(pl.col("severity") == "error").get_column("reason").to_list()
+            )
         key = _version_key(row, file.sha256 if file else None)
+        reason = min(reasons) if status == "quarantined" and reasons else None
         if known.unchanged(
             tournament_id,
             key,
@@ -289,6 +300,17 @@ def ingest_delivery(
             delivery=delivery_name(delivery.folder),
         ):
             counts["unchanged"] += 1
+            if status == "quarantined" and known.latest_key.get(tournament_id) == key:
+                # checked again (a registry loaded since): what still holds it back
+                execute(
+                    con,
+                    read_sql("queries/rubele/set_quarantine_reason.sql"),
+                    {
+                        "tournament_id": tournament_id,
+                        "version": known.versions[tournament_id][0],
+                        "reason": reason,
+                    },
+                )
             continue
         moved = known.receipt_moved(tournament_id, row["received_on"])
         if moved is not None:
@@ -340,6 +362,7 @@ def ingest_delivery(
                 "validity": row["validity"],
                 "points_scale": row["points_scale"],
                 "run_id": run.run_id,
+                "quarantine_reason": reason,
             },
         )
         if entries.height:
@@ -373,6 +396,51 @@ def ingest_delivery(
         counts[status] += 1
         counts["games"] += played
     return counts
+
+
+def recheck_quarantined(con: duckdb.DuckDBPyConnection, run: RunRecord) -> str:
+    """Check again, from their archived files, the draughts tournaments quarantined in their
+    latest version, against the FID registry as it stands now (a snapshot loaded after their
+    delivery: their players were not registered yet). One that passes becomes a new, accepted
+    version, as if it had been delivered again; the others stay as they are. Returns the
+    report's line."""
+    waiting = query_frame(con, read_sql("queries/rubele/quarantined_files.sql"))
+    if waiting.height == 0:
+        return ""
+    identities = DatedSnapshots.of(
+        query_frame(con, read_sql("queries/rubele/fid_identity_history.sql"))
+    )
+    known = known_tournaments(con)
+    required = [spec.name for spec in DRAUGHTS_TOURNAMENT_FIELDS if spec.required]
+    accepted = []
+    # one delivery per quarantined tournament: a few, never one per game or player
+    for row in waiting.iter_rows(named=True):
+        listing = csv_text(
+            InputFile(Path(row["listing_name"]), bytes(row["listing_content"])),
+            required,
+            ragged_lines_alone=False,
+        )
+        own_row = listing.rows.filter(
+            pl.col("tournament_id").str.strip_chars() == row["tournament_id"]
+        )
+        files = {}
+        if row["games_content"] is not None:
+            typed, _ = type_draughts_tournaments(own_row)
+            listed_as = typed.get_column("file")[0] if typed.height else None
+            if listed_as is not None:
+                files[listed_as] = InputFile(Path(row["games_name"]), bytes(row["games_content"]))
+        delivery = DraughtsDelivery(
+            Path(row["delivery"] or "archive"), replace(listing, rows=own_row), files
+        )
+        if ingest_delivery(con, run, delivery, identities, known)["accepted"]:
+            accepted.append(row["tournament_id"])
+    run.counts["draughts_tournaments_accepted_now"] = len(accepted)
+    if not accepted:
+        return ""
+    return (
+        f"- draughts tournaments quarantined before and accepted now that this snapshot "
+        f"registers their players: {len(accepted)} ({', '.join(accepted)})\n"
+    )
 
 
 @flow(name="ingest-draughts")

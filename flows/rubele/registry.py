@@ -12,6 +12,7 @@ from prefect import flow
 
 from flows.publishing.importing import imported_lists_completed
 from flows.registry import RegistryKind, load_snapshot
+from flows.rubele.ingest import recheck_quarantined
 from flows.rubele.lists import rubele_list_import
 from flows.rubele.rulebook import RUBELE_SYSTEMS
 from flows.runtime import RunRecord, failure_recorded
@@ -31,8 +32,10 @@ FID_REGISTRY = RegistryKind(
 
 
 def after_fid_snapshot(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: date) -> str:
-    """The imported draughts lists a new FID snapshot completes (inside the load's transaction)."""
-    return imported_lists_completed(con, run, RUBELE_SYSTEMS, rubele_list_import, as_of)
+    """What a new FID snapshot changes besides itself (inside the load's transaction): the
+    draughts tournaments it lets through, and the imported draughts lists it completes."""
+    report = recheck_quarantined(con, run)
+    return report + imported_lists_completed(con, run, RUBELE_SYSTEMS, rubele_list_import, as_of)
 
 
 @flow(name="load-fid-registry")

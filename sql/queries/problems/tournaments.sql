@@ -5,7 +5,8 @@ SELECT t.status, t.tournament_id, t.system, t.delivery, t.received_on,
            (SELECT w.reason FROM tournament_withdrawal w
             WHERE w.tournament_id = t.tournament_id AND w.version = t.version)
        ELSE
-           coalesce((SELECT min(reason) FROM rejection r
+           coalesce(t.quarantine_reason,
+                    (SELECT min(reason) FROM rejection r
                      WHERE r.tournament_id = t.tournament_id
                        AND r.file_sha256 IN (t.file_sha256, t.manifest_sha256)),
                     'quarantined at ingest')

@@ -451,17 +451,17 @@ def test_a_tournament_quarantined_for_an_unregistered_player_passes_once_he_is_r
     games.write_text(DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"), encoding="utf-8")
     load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
     ingest_draughts_flow(str(inbox), warehouse)
-    # the registry of April knows him; the same delivery again is now accepted, as version 2
+    # the registry of April knows him: its load checks DI-1 again from the archived files, and
+    # accepts it as version 2 (it took a delivery of it again)
     april = tmp_path / "fid-april"
     april.mkdir()
     (april / "players.csv").write_text(
         PLAYERS + 'D005,"Gialli, Marco",M,1990-05-05,ITA,NC,,,\n', encoding="utf-8"
     )
     (april / "memberships.csv").write_text(MEMBERSHIPS + "D005,2019\n", encoding="utf-8")
-    load_fid_registry_flow(str(april), date(2019, 4, 1), warehouse)
-    counts = ingest_draughts_flow(str(inbox), warehouse)
-    assert (counts["accepted"], counts["unchanged"]) == (1, 3)
-    # and nothing more the time after
+    loaded = load_fid_registry_flow(str(april), date(2019, 4, 1), warehouse)
+    assert loaded["draughts_tournaments_accepted_now"] == 1
+    # the same delivery again adds nothing
     assert ingest_draughts_flow(str(inbox), warehouse)["unchanged"] == 4
     with Warehouse(warehouse).reader() as con:
         versions = con.sql(
