@@ -58,11 +58,8 @@ def problems_text(warehouse: str, chosen: ProblemFilter) -> str:
     unrated = unrated.filter(
         _matches(pl.col("system"), chosen.system)
         & _matches(pl.col("tournament_id"), chosen.tournament)
+        & _matches(pl.col("delivery"), chosen.delivery)
     )
-    if chosen.delivery:
-        # a tournament's delivery is in the tournament rows only
-        delivered = tournaments.get_column("tournament_id") if tournaments.height else []
-        unrated = unrated.filter(pl.col("tournament_id").is_in(list(delivered)))
     lines = [
         f"Problems in {Warehouse(warehouse).path} (filters: {chosen.described()})",
     ]

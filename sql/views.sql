@@ -162,7 +162,7 @@ WITH first_list AS (
     QUALIFY list_date = min(list_date) OVER (PARTITION BY system)
 )
 SELECT t.system, t.tournament_id, t.version, t.received_on, t.start_date, t.end_date,
-       t.run_id, f.list_date AS first_list_date,
+       t.delivery, t.run_id, f.list_date AS first_list_date,
        CASE WHEN f.source = 'imported' THEN
            'received on ' || t.received_on || ', by the cut-off (' || f.received_up_to
            || ') of the ' || t.system || ' list of ' || f.list_date

@@ -41,6 +41,7 @@ def unrated_tournaments(con: duckdb.DuckDBPyConnection, run_id: str | None = Non
                 "tournament_id": pl.Utf8,
                 "version": pl.Int32,
                 "received_on": pl.Date,
+                "delivery": pl.Utf8,
                 "first_list_date": pl.Date,
                 "reason": pl.Utf8,
             }
