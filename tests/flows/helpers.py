@@ -2,6 +2,7 @@
 
 import csv
 import shutil
+from datetime import date
 from pathlib import Path
 
 from transforms.inputs.manifest import MANIFEST_FIELDS
@@ -103,3 +104,36 @@ def deliver_a_corrected_tournament(
         ],
     )
     return tournament_id, ingest_flow(str(inbox), str(warehouse))["tournaments_new_versions"]
+
+
+def deliver_a_tournament_before_the_first_list(
+    warehouse: Path, delivery: Path
+) -> tuple[date, dict[str, int]]:
+    """Deliver in ``delivery`` (a new folder) and ingest, as OLD-1, the earliest-ending Elo
+    Italia tournament of a demo season with one game reversed, received on its end date: by the
+    cut-off (2018-12-15) of the season's imported list of 2019-01-01, so no list rates it.
+    Returns the receipt date and the ingest's counts."""
+    from flows.elo.ingest import ingest_flow
+    from flows.warehouse import Warehouse
+
+    with Warehouse(warehouse).reader() as con:
+        ended, content = con.execute(
+            "SELECT t.end_date, f.content FROM tournament t "
+            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
+            "AND t.system = 'elo_italia' ORDER BY t.end_date, t.tournament_id LIMIT 1"
+        ).fetchone()
+    assert ended <= date(2018, 12, 15)
+    delivery.mkdir(parents=True)
+    (delivery / "OLD.trf").write_text(flip_one_decisive_game(content.decode("ascii")))
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": "OLD-1",
+                "file": "OLD.trf",
+                "system": "elo_italia",
+                "received_on": str(ended),
+            }
+        ],
+    )
+    return ended, ingest_flow(str(delivery.parent), str(warehouse))

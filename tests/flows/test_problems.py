@@ -58,34 +58,10 @@ def test_problems_lists_quarantined_withdrawn_and_recorded_problems_with_filters
 def test_problems_of_one_delivery_name_its_tournaments_no_list_will_rate(
     season_warehouse, tmp_path
 ):
-    from datetime import date
-
-    from flows.elo.ingest import ingest_flow
-    from tests.flows.helpers import flip_one_decisive_game, write_manifest
+    from tests.flows.helpers import deliver_a_tournament_before_the_first_list
 
     warehouse = season_warehouse(2019)
-    with Warehouse(warehouse).reader() as con:
-        ended, content = con.execute(
-            "SELECT t.end_date, f.content FROM tournament t "
-            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
-            "AND t.system = 'elo_italia' ORDER BY t.end_date, t.tournament_id LIMIT 1"
-        ).fetchone()
-    assert ended <= date(2018, 12, 15)  # by the cut-off of the imported list of 2019-01-01
-    delivery = tmp_path / "inbox" / "late-delivery"
-    delivery.mkdir(parents=True)
-    (delivery / "OLD.trf").write_text(flip_one_decisive_game(content.decode("ascii")))
-    write_manifest(
-        delivery,
-        [
-            {
-                "tournament_id": "OLD-1",
-                "file": "OLD.trf",
-                "system": "elo_italia",
-                "received_on": str(ended),
-            }
-        ],
-    )
-    ingest_flow(str(delivery.parent), str(warehouse))
+    deliver_a_tournament_before_the_first_list(warehouse, tmp_path / "inbox" / "late-delivery")
     shown = problems_text(str(warehouse), ProblemFilter(delivery="late-delivery"))
     assert "Tournaments no list will rate: 1\n  OLD-1 (elo_italia): received on" in shown
     elsewhere = problems_text(str(warehouse), ProblemFilter(delivery="2019-05"))

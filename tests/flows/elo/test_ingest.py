@@ -2,7 +2,6 @@
 
 import re
 import shutil
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -487,33 +486,13 @@ def test_a_tournament_received_before_the_first_list_is_named_as_never_rated(
 ):
     # the season's lists start from the federation's list of 2019-01-01 (cut-off 2018-12-15):
     # a tournament received by then is rated by no list here (it was accepted in silence)
-    from flows.elo.ingest import ingest_flow
     from flows.status import status_text
-    from tests.flows.helpers import flip_one_decisive_game, write_manifest
+    from tests.flows.helpers import deliver_a_tournament_before_the_first_list
 
     warehouse = season_warehouse(2019)
-    with Warehouse(warehouse).reader() as con:
-        ended, content = con.execute(
-            "SELECT t.end_date, f.content FROM tournament t "
-            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
-            "AND t.system = 'elo_italia' ORDER BY t.end_date, t.tournament_id LIMIT 1"
-        ).fetchone()
-    assert ended <= date(2018, 12, 15)
-    delivery = tmp_path / "late" / "2019-05"
-    delivery.mkdir(parents=True)
-    (delivery / "OLD.trf").write_text(flip_one_decisive_game(content.decode("ascii")))
-    write_manifest(
-        delivery,
-        [
-            {
-                "tournament_id": "OLD-1",
-                "file": "OLD.trf",
-                "system": "elo_italia",
-                "received_on": str(ended),
-            }
-        ],
+    ended, counts = deliver_a_tournament_before_the_first_list(
+        warehouse, tmp_path / "late" / "2019-05"
     )
-    counts = ingest_flow(str(delivery.parent), str(warehouse))
     assert counts["tournaments_accepted"] == 1 and counts["tournaments_unrated"] == 1
     reason = (
         f"received on {ended}, by the cut-off (2018-12-15) of the elo_italia list of 2019-01-01, "
