@@ -145,6 +145,7 @@ def facts_of(
         context.ratings_day,
         context.era,
         context.reference_ratings,
+        context.rulebook.fide_reentry_rating,
     )
 
 

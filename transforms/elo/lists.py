@@ -53,6 +53,13 @@ ENTRY_SOURCE_NAMES = {
 }
 
 
+FIDE_DELISTED_COLUMNS: dict[str, pl.DataType] = {
+    "player_id": pl.Utf8(),
+    "fide_lost_on": pl.Date(),
+    "fide_reentry_rating": pl.Int32(),
+}
+
+
 @dataclass(frozen=True)
 class PeriodFacts:
     """What the warehouse says about one period, already restricted to it."""
@@ -74,6 +81,12 @@ class PeriodFacts:
     # ``played_before`` of the next list date of a replay
     played_through: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema={"player_id": pl.Utf8, "played_on": pl.Date})
+    )
+    # FIDE_DELISTED_COLUMNS: the players the registry shows without the FIDE rating an earlier
+    # snapshot gave them, up to the list date, and the rating they re-enter at (§1.5); they are
+    # on the list whether or not they play
+    fide_delisted: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=FIDE_DELISTED_COLUMNS)
     )
 
 
@@ -192,6 +205,7 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             pl.col("arbiter_rating"),
             entry_rating.alias("entry_rating"),
             entry_basis.alias("entry_basis"),
+            "fide_reentry_rating",
             *([pl.col("player_code")] if keyed else []),
             # what the list adds
             pl.col("close_name").alias("name"),
@@ -206,6 +220,7 @@ def player_sheet(facts: PeriodFacts, era: EloEra) -> pl.DataFrame:
             "previous_name",
             "previous_rating",
             "previous_category",
+            "fide_lost_on",
             pl.col("is_member").fill_null(False),
             "last_played",
             pl.col("is_active").fill_null(False),
@@ -235,6 +250,7 @@ SHEET_LIST_COLUMNS = [
     "previous_name",
     "previous_rating",
     "previous_category",
+    "fide_lost_on",
     "is_member",
     "last_played",
     "is_active",
@@ -261,7 +277,12 @@ def _everyone(facts: PeriodFacts, era: EloEra, from_files: pl.LazyFrame) -> pl.L
         pl.col("category").alias("previous_category"),
         pl.col("name").alias("previous_name"),
     )
-    return previous.join(from_files, on="player_id", how="full", coalesce=True).sort("player_id")
+    delisted = facts.fide_delisted.lazy()
+    return (
+        previous.join(from_files, on="player_id", how="full", coalesce=True)
+        .join(delisted, on="player_id", how="full", coalesce=True)
+        .sort("player_id")
+    )
 
 
 def _with_registry(players: pl.LazyFrame, facts: PeriodFacts) -> pl.LazyFrame:
@@ -328,10 +349,20 @@ def _list_notes(era: EloEra) -> list[NoteRule]:
             pl.col("rating_basis") == "fide_reentry",
             # the FIDE rating he was last listed with, so that a registry that merely lost a
             # rating (a 2300 player back at the minimum) shows at a glance
-            pl.format(
-                "back from the FIDE list (listed FIDE {}) at {}",
-                pl.col("previous_rating"),
-                pl.col("frozen_rating"),
+            pl.when(pl.col("previous_rating").is_not_null())
+            .then(
+                pl.format(
+                    "back from the FIDE list (listed FIDE {}) at {}",
+                    pl.col("previous_rating"),
+                    pl.col("frozen_rating"),
+                )
+            )
+            .otherwise(
+                pl.format(
+                    "back from the FIDE list (the registry of {} shows no FIDE rating) at {}",
+                    pl.col("fide_lost_on"),
+                    pl.col("frozen_rating"),
+                )
             ),
         ),
         (
@@ -447,8 +478,40 @@ def with_list_notes(closed_rows: pl.DataFrame, era: EloEra) -> pl.DataFrame:
 
 
 def variation_notes(variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
-    """Add ``note``: one sentence per rule that changed a tournament's variation."""
+    """Add ``note``: where the K came from, the games left out beside those that counted, and
+    one sentence per rule that changed a tournament's variation. Reads ``forfeit_games`` and
+    ``bye_games`` (the rounds not played) when the variations carry them, and drops them."""
+    k_sources = {index: rule.describe() for index, rule in enumerate(era.k.rules)}
+    unplayed = {
+        "forfeit_games": "{} forfeit(s)",
+        "bye_games": "{} bye(s) or absence(s)",
+        "uncounted_games": "{} played FIDE-rated (they count for the opponents only)",
+    }
+    for name in unplayed:
+        if name not in variations.columns:
+            variations = variations.with_columns(pl.lit(0, dtype=pl.Int32).alias(name))
+    left_out = pl.concat_str(
+        [
+            pl.when(pl.col(name) > 0).then(pl.format(text, pl.col(name)))
+            for name, text in unplayed.items()
+        ],
+        separator=", ",
+        ignore_nulls=True,
+    )
+    some_left_out = pl.any_horizontal(pl.col(name) > 0 for name in unplayed)
     rules: list[NoteRule] = [
+        (
+            pl.col("games") > 0,
+            pl.format(
+                "K {} ({})",
+                pl.col("k"),
+                pl.col("k_rule").replace_strict(k_sources, default="?", return_dtype=pl.Utf8),
+            ),
+        ),
+        (
+            some_left_out,
+            pl.format("{} game(s) counted; left out: {}", pl.col("games"), left_out),
+        ),
         (
             pl.col("applied_hundredths") != pl.col("raw_hundredths"),
             pl.format("winner protection: {} becomes 0", (pl.col("raw_hundredths") / 100).round(2)),
@@ -469,33 +532,36 @@ def variation_notes(variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
                 pl.col("capped_games"),
             ),
         ),
-        ((pl.col("k") == 0) & (pl.col("games") > 0), pl.lit("K = 0")),
         (
-            pl.col("games") == 0,
-            pl.lit("no counted game (FIDE-rated, or only unplayed games)"),
+            (pl.col("games") == 0) & ~some_left_out,
+            pl.lit("no counted game"),
         ),
     ]
     return variations.with_columns(
         notes_column(variations, rules),
         (pl.col("raw_hundredths") / 100).alias("raw_variation"),
         (pl.col("applied_hundredths") / 100).alias("applied_variation"),
-    )
+    ).drop("forfeit_games", "bye_games")
 
 
 def with_versions(variations: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
-    """Add to each variation the version of its tournament, from its entry.
+    """Add to each variation the version of its tournament, from its entry (and the rounds it
+    did not play, when the entries count them).
 
     The engine gives one variation per entry, in entry key order (or in player, tournament
     order without keys): when the entries in that order name the same (tournament, player) on
     every row, the versions are taken by position instead of by a join on two string ids."""
     key = ["entry_key"] if "entry_key" in entries.columns else ["player_id", "tournament_id"]
-    named = ["tournament_id", "player_id", "tournament_version"]
+    carried = [name for name in ("forfeit_games", "bye_games") if name in entries.columns]
+    named = ["tournament_id", "player_id", "tournament_version", *carried]
     ordered = entries.select(*dict.fromkeys([*key, *named])).sort(key)
     if ordered.height == variations.height and all(
         ordered.get_column(name).equals(variations.get_column(name))
         for name in ("tournament_id", "player_id")
     ):
-        return variations.with_columns(ordered.get_column("tournament_version"))
+        return variations.with_columns(
+            ordered.get_column(name) for name in ("tournament_version", *carried)
+        )
     return variations.join(
         ordered.select(named),
         on=["tournament_id", "player_id"],
@@ -538,8 +604,8 @@ def publish_list(closed: ClosedList) -> PublishedList:
     rows = with_list_notes(closed.rows, era)
     return PublishedList(
         rows=rows,
-        variations=with_versions(
-            variation_notes(closed.result.variations, era), closed.facts.entries
+        variations=variation_notes(
+            with_versions(closed.result.variations, closed.facts.entries), era
         ),
         rankings=rankings(ranking_input(rows, era, closed.list_date)),
         excluded=closed.facts.quarantined.select("tournament_id", "reason"),
@@ -672,6 +738,11 @@ class SplitHistory:
     registry: DatedSnapshots
     memberships: DatedSnapshots
     empty: PeriodSlice
+    # (player_id, lost_on): every snapshot that shows a player without the FIDE standard rating
+    # the snapshot before it (listing him) gave him
+    fide_losses: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"player_id": pl.Utf8, "lost_on": pl.Date})
+    )
 
     def period(self, list_date: date) -> PeriodSlice:
         return self.periods.get(list_date, self.empty)
@@ -762,7 +833,58 @@ def split_history(history: History, calendar: Calendar) -> SplitHistory:
         for day in sorted(set(entries) | set(games) | set(quarantined))
     }
     return SplitHistory(
-        periods, DatedSnapshots.of(history.registry), DatedSnapshots.of(history.memberships), empty
+        periods,
+        DatedSnapshots.of(history.registry),
+        DatedSnapshots.of(history.memberships),
+        empty,
+        fide_losses(history.registry),
+    )
+
+
+def fide_losses(registry: pl.DataFrame) -> pl.DataFrame:
+    """(player_id, lost_on): each registry snapshot (``as_of``) that shows a player without a
+    FIDE standard rating while the snapshot before it that lists him showed one (§1.5). A
+    snapshot that does not list a player says nothing of him."""
+    return (
+        registry.lazy()
+        .select("player_id", "as_of", "fide_standard")
+        .sort("player_id", "as_of")
+        .filter(
+            pl.col("fide_standard").is_null()
+            & pl.col("fide_standard").shift(1).over("player_id").is_not_null()
+        )
+        .select("player_id", pl.col("as_of").alias("lost_on"))
+        .collect()
+    )
+
+
+def fide_delisted(
+    losses: pl.DataFrame,
+    registry_close: pl.DataFrame,
+    list_date: date,
+    reentry_rating_at: Callable[[date], int],
+) -> pl.DataFrame:
+    """The players whose latest loss of the FIDE rating (:func:`fide_losses`) is on or before
+    ``list_date`` and who hold none at the close, with the rating they re-enter at:
+    ``reentry_rating_at(lost_on)`` (the FIDE minimum - 1 of the list date that first reads
+    the snapshot). FIDE_DELISTED_COLUMNS."""
+    rated_at_close = registry_close.filter(pl.col("fide_standard").is_not_null())
+    delisted = (
+        losses.filter(pl.col("lost_on") <= list_date)
+        .group_by("player_id")
+        .agg(pl.col("lost_on").max().alias("fide_lost_on"))
+        .join(rated_at_close.select("player_id"), on="player_id", how="anti")
+    )
+    days = delisted.get_column("fide_lost_on").unique().to_list()
+    ratings = pl.DataFrame(
+        {"fide_lost_on": days, "fide_reentry_rating": [reentry_rating_at(day) for day in days]},
+        schema={"fide_lost_on": pl.Date, "fide_reentry_rating": pl.Int32},
+    )
+    return (
+        delisted.join(ratings, on="fide_lost_on", how="left")
+        .select(list(FIDE_DELISTED_COLUMNS))
+        .cast(FIDE_DELISTED_COLUMNS)  # type: ignore[arg-type]
+        .sort("player_id")
     )
 
 
@@ -797,10 +919,13 @@ def period_facts(
     ratings_day: date,
     era: EloEra,
     reference_ratings: pl.DataFrame | None = None,
+    reentry_rating_at: Callable[[date], int] | None = None,
 ) -> PeriodFacts:
     """What one list date reads (RULES.md §1.1, §1.2, §1.5, §2); ``played_before`` holds each
     player's last tournament of the earlier periods (for activity); ``reference_ratings`` the
-    Elo Italia list a newcomer may enter with (Elo Rapid).
+    Elo Italia list a newcomer may enter with (Elo Rapid); ``reentry_rating_at`` the rating a
+    player whose FIDE rating a snapshot of that date lost re-enters at (the rulebook's
+    ``fide_reentry_rating``; by default the era's FIDE minimum - 1).
 
     A tournament that breaks the era's membership condition is set aside here, with its reason,
     among the period's quarantined tournaments.
@@ -842,6 +967,16 @@ def period_facts(
         quarantined=quarantined,
         played_through=played_through,
     )
+    if era.fide_holders_leave_list:
+        facts = replace(
+            facts,
+            fide_delisted=fide_delisted(
+                history.fide_losses,
+                registry_close,
+                list_date,
+                reentry_rating_at or (lambda _lost_on: era.fide_minimum - 1),
+            ),
+        )
     if reference_ratings is None:
         return facts
     return replace(facts, reference_ratings=reference_ratings)

@@ -2,8 +2,10 @@
 
 Ratings are frozen for the whole period (RULES.md §1.1), so every game of the period is one set
 operation; the only sequential part is the "more than 4 tournaments" rule, whose groups are
-processed as waves (wave w needs the rounded sum of waves before it). All scores are integer
-hundredths, so sums and roundings are exact.
+processed as waves (wave w needs the rounded sum of waves before it). Scores are fixed-point
+integers (``POINT`` units to a point): the FIDE table's hundredths are whole numbers of units, so
+every sum and rounding of a table method is exact, and the logistic method's unrounded
+expectations are kept to a billionth of a point.
 
 Inputs (see ``PLAYER_COLUMNS`` etc.):
 - players: one row per player relevant to the period (previous list and participants);
@@ -33,6 +35,12 @@ PERIOD_ENGINE = "in-memory"
 PERIOD_OPTIMIZATIONS = pl.QueryOptFlags.none()
 PERIOD_OPTIMIZATIONS.comm_subplan_elim = True
 
+# One point in the engine's fixed-point units: scores, expectations and variations are integers
+# of these. A table's hundredth is a whole number of them; a logistic expectation is rounded to
+# one (a billionth of a point, far below anything a rounding of the period sum can see).
+POINT = 1_000_000_000
+HUNDREDTH = POINT // 100
+
 # Eras whose expressions are kept built (a process sees a rulebook's few eras, or a test's)
 ERAS_KEPT = 32
 T = TypeVar("T")
@@ -53,6 +61,9 @@ PLAYER_COLUMNS: dict[str, pl.DataType] = {
 ENTRY_RATING_COLUMNS: dict[str, pl.DataType] = {
     "entry_rating": pl.Int32(),
     "entry_basis": pl.Utf8(),
+    # for a player not on the previous list whose FIDE rating the registry lost at or before
+    # the period start (§1.5): the FIDE minimum - 1 he re-entered at
+    "fide_reentry_rating": pl.Int32(),
 }
 ENTRY_COLUMNS: dict[str, pl.DataType] = {
     "tournament_id": pl.Utf8(),
@@ -72,6 +83,7 @@ RATING_COLUMNS = [
     "frozen_rating",
     "rating_basis",
     "k",
+    "k_rule",
     "games",
     "total_games",
     "variation_hundredths",
@@ -89,10 +101,12 @@ VARIATION_COLUMNS = [
     "score",
     "expected",
     "k",
+    "k_rule",
     "raw_hundredths",
     "applied_hundredths",
     "is_winner",
     "capped_games",
+    "uncounted_games",  # played but not counted: the player was FIDE-rated (§1.3)
 ]
 
 
@@ -104,8 +118,34 @@ class PeriodResult:
 
 def round_half_away(hundredths: pl.Expr) -> pl.Expr:
     """Hundredths to a whole number, halves away from zero (exact integer arithmetic)."""
-    magnitude = (hundredths.abs() + 50) // 100
-    return (pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)).cast(pl.Int32)
+    return round_units(hundredths, 100, "half_away_from_zero").cast(pl.Int32)
+
+
+def round_units(amount: pl.Expr, unit: int, mode: str) -> pl.Expr:
+    """An integer ``amount`` of 1/``unit`` to a whole number of ``unit``, by the rounding
+    ``mode`` (one of ``transforms.elo.rulebook.ROUNDING_MODES``), in exact integer arithmetic."""
+    if mode == "half_even":
+        floor = amount // unit
+        twice_rest = (amount - floor * unit) * 2
+        odd = floor - (floor // 2) * 2
+        return (
+            pl.when(twice_rest > unit)
+            .then(floor + 1)
+            .when(twice_rest == unit)
+            .then(floor + odd)
+            .otherwise(floor)
+        )
+    half = unit // 2 if mode == "half_away_from_zero" else 0
+    if mode not in ("half_away_from_zero", "toward_zero"):
+        raise ValueError(f"unknown rounding mode {mode!r}")
+    magnitude = (amount.abs() + half) // unit
+    return pl.when(amount < 0).then(-magnitude).otherwise(magnitude)
+
+
+def units_to_hundredths(units: pl.Expr) -> pl.Expr:
+    """Fixed-point units to whole hundredths of a point, halves away from zero (exact for the
+    table methods, whose values are whole hundredths)."""
+    return round_units(units, HUNDREDTH, "half_away_from_zero")
 
 
 def per_era(build: Callable[[EloEra], T]) -> Callable[[EloEra], T]:
@@ -161,7 +201,7 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
 @per_era
 def _frozen_expressions(
     era: EloEra,
-) -> tuple[list[pl.Expr], list[pl.Expr], pl.Expr, pl.Expr]:
+) -> tuple[list[pl.Expr], list[pl.Expr], list[pl.Expr], pl.Expr]:
     """The FIDE columns an era ignores, then the frozen rating and its basis, K, and whether
     the player's tournaments go in groups (:func:`frozen_ratings`)."""
     ignored_fide = (
@@ -171,8 +211,11 @@ def _frozen_expressions(
             pl.lit(None, dtype=pl.Int32).alias("fide_start"),
             pl.lit(None, dtype=pl.Int32).alias("fide_close"),
             pl.lit(False).alias("on_list_as_fide"),
+            pl.lit(None, dtype=pl.Int32).alias("fide_reentry_rating"),
         ]
     )
+    # where the arbiter gives no free value (Elo Rapid, §2) his rating is no entry source
+    arbiter = pl.col("arbiter_rating") if era.arbiter_entry else pl.lit(None, dtype=pl.Int32)
     newcomer = era.newcomer_ratings
     theoretical = (
         pl.col("category")
@@ -183,7 +226,7 @@ def _frozen_expressions(
     )
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
     listed = (
-        pl.max_horizontal("list_rating", "arbiter_rating")
+        pl.max_horizontal(pl.col("list_rating"), arbiter)
         if era.arbiter_raises_listed
         else pl.col("list_rating")
     )
@@ -194,8 +237,10 @@ def _frozen_expressions(
         .then(listed)
         .when(pl.col("on_list_as_fide"))
         .then(reentry)
-        .when(pl.col("arbiter_rating").is_not_null())
-        .then(pl.col("arbiter_rating"))
+        .when(pl.col("fide_reentry_rating").is_not_null())
+        .then(pl.col("fide_reentry_rating"))
+        .when(arbiter.is_not_null())
+        .then(arbiter)
         .when(pl.col("entry_rating").is_not_null())
         .then(pl.col("entry_rating"))
         .otherwise(theoretical)
@@ -207,26 +252,15 @@ def _frozen_expressions(
         .then(pl.lit("arbiter_reassignment"))
         .when(pl.col("list_rating").is_not_null())
         .then(pl.lit("list"))
-        .when(pl.col("on_list_as_fide"))
+        .when(pl.col("on_list_as_fide") | pl.col("fide_reentry_rating").is_not_null())
         .then(pl.lit("fide_reentry"))
-        .when(pl.col("arbiter_rating").is_not_null())
+        .when(arbiter.is_not_null())
         .then(pl.lit("arbiter"))
         .when(pl.col("entry_rating").is_not_null())
         .then(pl.col("entry_basis").fill_null("entry"))
         .otherwise(pl.lit("entry"))
     )
-    schedule = era.k
-    k = (
-        pl.when(pl.lit(schedule.everyone_zero))
-        .then(pl.lit(0))
-        .when(pl.lit(schedule.registry_override) & pl.col("k_override").is_not_null())
-        .then(pl.col("k_override"))
-        .when(pl.col("total_games").fill_null(0) < schedule.newcomer_below_games)
-        .then(pl.lit(schedule.newcomer))
-        .when(pl.col("frozen_rating") >= schedule.high_from_rating)
-        .then(pl.lit(schedule.high))
-        .otherwise(pl.lit(schedule.default))
-    ).cast(pl.Int32)
+    k, k_rule = _k_expressions(era)
     return (
         ignored_fide,
         [
@@ -235,9 +269,31 @@ def _frozen_expressions(
             pl.col("fide_start").is_not_null().alias("is_fide"),
             pl.col("total_games").fill_null(0),
         ],
-        k.alias("k"),
+        [k.alias("k"), k_rule.alias("k_rule")],
         (pl.lit(era.groups_enabled) & (pl.col("k") >= era.group_min_k)).alias("grouped"),
     )
+
+
+def _k_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr]:
+    """The K of each player and the index of the schedule line that gave it (§1.4): the
+    first line whose condition holds, on the frozen rating and the counted games before the
+    period."""
+    k: pl.Expr = pl.lit(None, dtype=pl.Int32)
+    line: pl.Expr = pl.lit(None, dtype=pl.Int8)
+    for index, rule in reversed(list(enumerate(era.k.rules))):
+        if rule.condition == "registry":
+            holds, given = pl.col("k_override").is_not_null(), pl.col("k_override")
+        else:
+            given = pl.lit(rule.k)
+            holds = {
+                None: pl.lit(True),
+                "games_below": pl.col("total_games").fill_null(0) < (rule.threshold or 0),
+                "rating_at_least": pl.col("frozen_rating") >= (rule.threshold or 0),
+                "rating_below": pl.col("frozen_rating") < (rule.threshold or 0),
+            }[rule.condition]
+        k = pl.when(holds).then(given).otherwise(k)
+        line = pl.when(holds).then(pl.lit(index, dtype=pl.Int8)).otherwise(line)
+    return k.cast(pl.Int32), line
 
 
 # Integer keys the engine works on. The warehouse read assigns them once per history; a caller
@@ -386,6 +442,7 @@ def _by_code(state: pl.DataFrame, size: int) -> pl.DataFrame:
         state.get_column("frozen_rating").cast(pl.Int64).alias("frozen"),
         state.get_column("is_fide"),
         state.get_column("k").cast(pl.Int64),
+        state.get_column("k_rule"),
         state.get_column("grouped"),
     ]
     if codes.null_count():
@@ -428,42 +485,78 @@ def _at(by_code: pl.DataFrame, column: str, code: str) -> pl.Expr:
 def _expected_sums(
     games: pl.LazyFrame, own: pl.Expr, era: EloEra, key: str = "entry_key"
 ) -> pl.LazyFrame:
-    """Per entry (``key``): games, points won and expected (hundredths), capped games.
+    """Per entry (``key``): games, points won and expected (fixed-point units), capped games.
 
-    In stages, each column computed once: one expression reusing the difference costs
-    about twice as much on a period's games."""
-    higher, valued, sums = _expected_expressions(era)
-    return (
-        games.with_columns((own - pl.col("opponent_rating")).alias("_difference"))
-        .with_columns(higher)
-        .with_columns(valued)
-        .group_by(key)
-        .agg(sums)
-    )
+    The per-game methods value each game at its difference; the average-opponent method
+    values the entry once, at the difference from its opponents' average rating. In stages,
+    each column computed once: one expression reusing the difference costs about twice as much
+    on a period's games."""
+    if era.expected_method == "average_opponent":
+        per_entry, stages = _average_opponent_expressions(era)
+        frame = games.with_columns(own.alias("_own")).group_by(key).agg(per_entry)
+        for stage in stages:
+            frame = frame.with_columns(stage)
+        return frame.select(key, "games", "won_units", "expected_units", "capped_games")
+    stages, sums = _per_game_expressions(era)
+    frame = games.with_columns((own - pl.col("opponent_rating")).alias("_difference"))
+    for stage in stages:
+        frame = frame.with_columns(stage)
+    return frame.group_by(key).agg(sums)
 
 
-@per_era
-def _expected_expressions(era: EloEra) -> tuple[pl.Expr, list[pl.Expr], list[pl.Expr]]:
-    """The stages of :func:`_expected_sums` after the difference."""
+def _valued_at_difference(era: EloEra, games: pl.Expr) -> list[list[pl.Expr]]:
+    """The stages giving ``expected_units`` and ``capped`` from ``_difference`` (own minus the
+    opponent, or minus the opponents' average) for ``games`` games, by the era's method."""
+    cap = era.difference_cap
+    capped = (pl.lit(cap > 0) & (pl.col("_difference").abs() > cap)).alias("capped")
+    if era.expected_method == "logistic":
+        difference = pl.col("_difference").cast(pl.Float64)
+        if cap > 0:
+            difference = difference.clip(-cap, cap)
+        chance = 1.0 / (1.0 + pl.lit(10.0).pow(-difference / 400.0))
+        return [[(chance * POINT).round().cast(pl.Int64).alias("expected_units"), capped]]
     higher = higher_rated_expected(
-        pl.col("_difference").abs(), expected_table(era.expected_bands), era.difference_cap
+        pl.col("_difference").abs(), expected_table(era.expected_bands), cap
     ).alias("_higher")
-    valued = [
+    own_side = (
         pl.when(pl.col("_difference") >= 0)
         .then(pl.col("_higher"))
         .otherwise(100 - pl.col("_higher"))
-        .alias("expected_h"),
-        (pl.lit(era.difference_cap > 0) & (pl.col("_difference").abs() > era.difference_cap)).alias(
-            "capped"
-        ),
-    ]
+    )
+    return [[higher], [(own_side * HUNDREDTH * games).alias("expected_units"), capped]]
+
+
+@per_era
+def _per_game_expressions(era: EloEra) -> tuple[list[list[pl.Expr]], list[pl.Expr]]:
+    """The stages of :func:`_expected_sums` after the difference, for a per-game method."""
     sums = [
         pl.len().cast(pl.Int32).alias("games"),
-        pl.col("won").sum().alias("won_h"),
-        pl.col("expected_h").sum(),
+        pl.col("won").sum().alias("won_units"),
+        pl.col("expected_units").sum(),
         pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
     ]
-    return higher, valued, sums
+    return _valued_at_difference(era, pl.lit(1)), sums
+
+
+@per_era
+def _average_opponent_expressions(era: EloEra) -> tuple[list[pl.Expr], list[list[pl.Expr]]]:
+    """The sums per entry, then the stages valuing it once: the opponents' average rating,
+    rounded to a whole number with halves up, against the player's own rating; the expected
+    score of that difference times the games (FIDE's older method)."""
+    per_entry = [
+        pl.len().cast(pl.Int32).alias("games"),
+        pl.col("won").sum().alias("won_units"),
+        pl.col("_own").first(),
+        pl.col("opponent_rating").sum().alias("_opponents"),
+    ]
+    # ratings are positive: the average rounded with halves up is floor((2 sum + n) / 2n)
+    average = (2 * pl.col("_opponents") + pl.col("games")) // (2 * pl.col("games"))
+    stages = [
+        [(pl.col("_own") - average).alias("_difference")],
+        *_valued_at_difference(era, pl.col("games")),
+        [(pl.col("capped").cast(pl.Int32) * pl.col("games")).alias("capped_games")],
+    ]
+    return per_entry, stages
 
 
 def _sequence(player: pl.Expr, counted: pl.Expr) -> pl.Expr:
@@ -494,10 +587,12 @@ def _sequence_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     order when the player has counted games there, or always when the era says so."""
     turn = pl.col("_turn")
     numbered = pl.col("games").is_not_null() | pl.lit(era.group_counts_tournaments_without_games)
+    # the entry key follows the tournament id within a player
+    order = [
+        column if column != "tournament_id" else "entry_key" for column in era.tournament_order
+    ]
     return (
-        pl.arg_sort_by(
-            ["player_code", "end_date", "start_date", "entry_key"], nulls_last=True
-        ).alias("_turn"),
+        pl.arg_sort_by(["player_code", *order], nulls_last=True).alias("_turn"),
         _sequence(pl.col("player_code").gather(turn), numbered.gather(turn))
         .gather(turn.arg_sort())
         .alias("sequence"),
@@ -511,9 +606,18 @@ def _sequence_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     )
 
 
-def _variation_expressions() -> list[pl.Expr | str]:
+def _protected(raw: pl.Expr, era: EloEra) -> pl.Expr:
+    """An entry's variation after winner protection (§1.4), where the era applies it."""
+    if not era.winner_protection:
+        return raw
+    return pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw)
+
+
+@per_era
+def _variation_expressions(era: EloEra) -> list[pl.Expr | str]:
     """An entry's variation from its sums (winner protection applied), and its player code."""
-    raw = (pl.col("won_h") - pl.col("expected_h")).fill_null(0) * pl.col("k")
+    raw = (pl.col("won_units") - pl.col("expected_units")).fill_null(0) * pl.col("k")
+    applied = _protected(raw, era)
     return [
         "tournament_id",
         "player_id",
@@ -521,26 +625,28 @@ def _variation_expressions() -> list[pl.Expr | str]:
         "wave",
         pl.col("own_rating").cast(pl.Int32),
         pl.col("games").fill_null(0),
-        (pl.col("won_h").fill_null(0) / 100).alias("score"),
-        (pl.col("expected_h").fill_null(0) / 100).alias("expected"),
+        (pl.col("won_units").fill_null(0) / POINT).alias("score"),
+        (pl.col("expected_units").fill_null(0) / POINT).alias("expected"),
         pl.col("k").cast(pl.Int32),
-        raw.alias("raw_hundredths"),
-        pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied_hundredths"),
+        "k_rule",
+        units_to_hundredths(raw).alias("raw_hundredths"),
+        units_to_hundredths(applied).alias("applied_hundredths"),
         "is_winner",
         pl.col("capped_games").fill_null(0),
+        pl.col("uncounted_games").fill_null(0),
         "player_code",
+        applied.alias("applied_units"),
     ]
 
 
 # built once: they depend on no era
-_VARIATION_EXPRESSIONS = _variation_expressions()
 _IS_WINNER = (
     (pl.col("points") == pl.col("points").max().over("tournament_id"))
     .fill_null(False)
     .alias("is_winner")
 )
 _PLAYER_SUMS = [
-    pl.col("applied_hundredths").sum().alias("variation_hundredths"),
+    pl.col("applied_units").sum().alias("variation_units"),
     pl.col("games").sum().cast(pl.Int32),
 ]
 
@@ -568,15 +674,19 @@ def compute_period(
     valued_games = games.lazy().select(
         "entry_key",
         "player_code",
-        (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+        ((pl.col("score") * 100).round().cast(pl.Int64) * HUNDREDTH).alias("won"),
         _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
         # §1.3: a FIDE-rated player's games count only for his opponent
         (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("counts"),
     )
-    in_play, unknown_opponents = pl.collect_all(
+    in_play, unknown_opponents, uncounted = pl.collect_all(
         [
             valued_games.filter(pl.col("counts")).drop("counts"),
             valued_games.select(pl.col("opponent_rating").null_count()),
+            # the games a FIDE-rated player played, which count only for his opponents
+            valued_games.filter(~pl.col("counts"))
+            .group_by("entry_key")
+            .agg(pl.len().cast(pl.Int32).alias("uncounted_games")),
         ],
         engine=PERIOD_ENGINE,
         optimizations=PERIOD_OPTIMIZATIONS,
@@ -597,13 +707,16 @@ def compute_period(
             _IS_WINNER,
             _at(by_code, "grouped", "player_code").alias("grouped"),
             _at(by_code, "k", "player_code").alias("k"),
+            _at(by_code, "k_rule", "player_code").alias("k_rule"),
             _at(by_code, "frozen", "player_code").alias("own_rating"),
-        ).join(first_wave, on="entry_key", how="left", maintain_order="left"),
+        )
+        .join(first_wave, on="entry_key", how="left", maintain_order="left")
+        .join(uncounted.lazy(), on="entry_key", how="left", maintain_order="left"),
         era,
     ).collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
     _refuse_strays(in_play, int(unknown_opponents.item()), valued, entries, games, by_code)
     revalued = _revalued(valued, in_play, era).lazy()
-    variations = revalued.select(_VARIATION_EXPRESSIONS)
+    variations = revalued.select(_variation_expressions(era))
     variations, sums = pl.collect_all(
         [
             variations.select(VARIATION_COLUMNS),
@@ -668,7 +781,8 @@ def _revalued(valued: pl.DataFrame, in_play: pl.DataFrame, era: EloEra) -> pl.Da
     rows by position (the games and the points won do not depend on the rating; a join back
     into every entry cost more than the rest of the wave)."""
     last = int(valued.get_column("wave").max() or 0)  # type: ignore[arg-type]
-    changed = ["own_rating", "expected_h", "capped_games"]
+    changed = ["own_rating", "expected_units", "capped_games"]
+    carried_sum, carried_own_rating = _carried_expressions(era)
     for wave in range(1, last + 1):
         rows = valued.lazy().with_row_index("_row")
         these = rows.filter(pl.col("wave") == wave)
@@ -676,12 +790,12 @@ def _revalued(valued: pl.DataFrame, in_play: pl.DataFrame, era: EloEra) -> pl.Da
             rows.filter(pl.col("wave") < wave)
             .join(these.select("player_code"), on="player_code", how="semi")
             .group_by("player_code")
-            .agg(_CARRIED)
+            .agg(carried_sum)
         )
         own = these.join(carried, on="player_code", how="left").select(
             "_row",
             "entry_key",
-            _CARRIED_OWN_RATING,
+            carried_own_rating,
         )
         again = (
             own.join(
@@ -707,22 +821,16 @@ def _revalued(valued: pl.DataFrame, in_play: pl.DataFrame, era: EloEra) -> pl.Da
     return valued
 
 
-def _applied() -> pl.Expr:
-    """The applied hundredths of an entry (winner protection applied)."""
-    raw = (pl.col("won_h") - pl.col("expected_h")) * pl.col("k")
-    return pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw).alias("applied")
-
-
-def _rounded(hundredths: pl.Expr) -> pl.Expr:
-    magnitude = (hundredths.abs() + 50) // 100
-    return pl.when(hundredths < 0).then(-magnitude).otherwise(magnitude)
-
-
-# built once: a wave's own rating, the frozen one plus the rounded sum its earlier waves applied
-_CARRIED = _applied().sum().alias("carried")
-_CARRIED_OWN_RATING = (pl.col("own_rating") + _rounded(pl.col("carried").fill_null(0))).alias(
-    "own_rating"
-)
+@per_era
+def _carried_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr]:
+    """A later wave's own rating: the sum its earlier waves applied (winner protection
+    applied), then the frozen rating plus that sum rounded by the era's mode (§1.4)."""
+    raw = (pl.col("won_units") - pl.col("expected_units")) * pl.col("k")
+    carried = _protected(raw, era).sum().alias("carried")
+    own_rating = (
+        pl.col("own_rating") + round_units(pl.col("carried").fill_null(0), POINT, era.rounding)
+    ).alias("own_rating")
+    return carried, own_rating
 
 
 def _close(state: pl.DataFrame, sums: pl.DataFrame, size: int, era: EloEra) -> pl.DataFrame:
@@ -735,7 +843,7 @@ def _close(state: pl.DataFrame, sums: pl.DataFrame, size: int, era: EloEra) -> p
         state.lazy()
         .with_columns(
             _at(by_code, name, "player_code").fill_null(0).alias(name)
-            for name in ("variation_hundredths", "games")
+            for name in ("variation_units", "games")
         )
         .with_columns(change)
         .with_columns(closing)
@@ -752,7 +860,10 @@ def _closing_expressions(era: EloEra) -> tuple[list[pl.Expr], list[pl.Expr]]:
     then the rating at the close and its type."""
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
     change = [
-        round_half_away(pl.col("variation_hundredths")).alias("period_change"),
+        round_units(pl.col("variation_units"), POINT, era.rounding)
+        .cast(pl.Int32)
+        .alias("period_change"),
+        units_to_hundredths(pl.col("variation_units")).alias("variation_hundredths"),
         (pl.col("total_games") + pl.col("games")).cast(pl.Int32).alias("total_games"),
     ]
     closing = [

@@ -8,7 +8,7 @@ with every list.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from transforms.lists.eras import (
@@ -19,8 +19,18 @@ from transforms.lists.eras import (
     era_in_force,
     parse_eras,
 )
+from transforms.lists.periods import list_dates_between
 
-ROUNDING_MODES = ("half_away_from_zero",)
+# How the period sum (and a group's carried sum) becomes a whole number [DEFAULT the first]
+ROUNDING_MODES = ("half_away_from_zero", "half_even", "toward_zero")
+# How a player's expected points in a tournament are reckoned [DEFAULT "table"]: the FIDE table
+# game by game; the table once at the difference from the average of the opponents (FIDE's
+# older method); or the unrounded logistic 1 / (1 + 10^(-D/400)) game by game
+EXPECTED_METHODS = ("table", "average_opponent", "logistic")
+# The columns that order a player's tournaments within a period (§1.4), the id last
+ORDER_COLUMNS = ("end_date", "start_date", "tournament_id")
+# The conditions a line of the K schedule may have (none: the line always applies)
+K_CONDITIONS = ("registry", "games_below", "rating_at_least", "rating_below")
 RATINGS_SNAPSHOTS = ("period_start", "list_date")
 # Where a newcomer's entry rating may come from, in a rulebook's order of precedence (Elo Rapid)
 ENTRY_SOURCES = ("fide_rapid", "fide_standard", "elo_italia")
@@ -31,14 +41,56 @@ LETTER_HELD_COUNTS = ("rating_in_band", "every_list")
 
 
 @dataclass(frozen=True)
+class KRule:
+    """One line of the K schedule: when it applies, and the K it gives."""
+
+    condition: str | None  # one of K_CONDITIONS; None: always
+    threshold: int | None  # the games or the rating of the condition
+    k: int | None  # None for "registry": the registry's own K
+
+    def describe(self) -> str:
+        """Where a K given by this line comes from, for the variation notes."""
+        if self.condition == "registry":
+            return "the registry's K"
+        if self.condition == "games_below":
+            return f"fewer than {self.threshold} counted games before the period"
+        if self.condition == "rating_at_least":
+            return f"rating {self.threshold} or more"
+        if self.condition == "rating_below":
+            return f"rating below {self.threshold}"
+        return "the era's K"
+
+
+@dataclass(frozen=True)
 class KSchedule:
-    newcomer: int
-    newcomer_below_games: int
-    high: int
-    high_from_rating: int
-    default: int
-    registry_override: bool
-    everyone_zero: bool
+    """The K of a player for a period: the first line whose condition holds (the last line
+    has none). Conditions read the frozen rating and the counted games before the period."""
+
+    rules: tuple[KRule, ...]
+
+    @property
+    def registry_override(self) -> bool:
+        """Whether a per-player K in the registry can win."""
+        return any(rule.condition == "registry" for rule in self.rules)
+
+    @property
+    def everyone_zero(self) -> bool:
+        """Whether every player's K is 0 (the federation stopped computing the list)."""
+        return all(rule.k == 0 for rule in self.rules)
+
+
+@dataclass(frozen=True)
+class TimeControlRange:
+    """The time per player a system rates (§1.0): base time plus 60 times the increment per
+    move, in minutes; None: no upper bound."""
+
+    min_minutes: int
+    max_minutes: int | None
+
+    def describe(self) -> str:
+        if self.max_minutes is None:
+            return f"at least {self.min_minutes} minutes per player"
+        return f"{self.min_minutes} to {self.max_minutes} minutes per player"
 
 
 @dataclass(frozen=True)
@@ -74,6 +126,15 @@ class EloEra:
     unregistered_category: str
     entry_precedence: tuple[str, ...]  # ENTRY_SOURCES tried for a newcomer, after the arbiter
     arbiter_raises_listed: bool  # a later arbiter rating above the listed one replaces it
+    # the chief arbiter may give a foreign newcomer a rating of his choice (§1.2); where not
+    # (Elo Rapid, §2) a delivered arbiter rating is no entry source, only a warning
+    arbiter_entry: bool
+    arbiter_range: tuple[int, int]  # the lowest and highest rating an arbiter may give
+    country: str  # the federation's country code: its players are "national"
+    time_control: TimeControlRange
+    tournament_order: tuple[str, ...]  # ORDER_COLUMNS ordering a player's tournaments (§1.4)
+    expected_method: str  # one of EXPECTED_METHODS
+    winner_protection: bool  # a first place turns a negative variation into 0
     ratings_snapshot: str  # which registry snapshot gives the ratings carried into games
     expected_bands: tuple[tuple[int, int], ...]  # (lowest |D|, expected score in hundredths)
     difference_cap: int  # 0 = no cap
@@ -115,6 +176,15 @@ class Rulebook:
 
     def era_at(self, on: date) -> EloEra:
         return era_in_force(self.system, self.eras, on)
+
+    def fide_reentry_rating(self, lost_on: date) -> int:
+        """The rating a player re-enters at when a registry snapshot of ``lost_on`` shows him
+        without the FIDE rating he had (§1.5): the FIDE minimum - 1 in force at the first list
+        date that reads that snapshot (a snapshot older than the rulebook: its first era)."""
+        calendar = self.eras[0].calendar
+        list_date = list_dates_between(calendar, lost_on, lost_on + timedelta(days=400))[0]
+        era = self.eras[0] if list_date < self.eras[0].effective_from else self.era_at(list_date)
+        return era.fide_minimum - 1
 
 
 def size_rules_difference(given: Rulebook, applied: Rulebook) -> str | None:
@@ -204,6 +274,79 @@ def _entry_precedence(reader: EraReader) -> tuple[str, ...]:
     return tuple(sources)
 
 
+def _k_schedule(reader: EraReader) -> KSchedule:
+    """``k.schedule``: a list of lines such as ``{ games_below = 30, k = 30 }``, ``{ registry =
+    true }`` or ``{ k = 15 }``; the first whose condition holds gives the K."""
+    key = "k.schedule"
+    lines = reader.get(key)
+    if not isinstance(lines, list) or not lines:
+        raise reader.fail(key, "must be a list of lines such as { games_below = 30, k = 30 }")
+    rules = []
+    for index, line in enumerate(lines):
+        where = f"{key}[{index}]"
+        if not isinstance(line, dict):
+            raise reader.fail(where, f"must be a table such as {{ k = 15 }}, not {line!r}")
+        unknown = sorted(set(line) - {*K_CONDITIONS, "k"})
+        conditions = [name for name in K_CONDITIONS if name in line]
+        if unknown or len(conditions) > 1:
+            raise reader.fail(
+                where, f"takes k and at most one of {K_CONDITIONS}, not {sorted(line)}"
+            )
+        condition = conditions[0] if conditions else None
+        if condition == "registry":
+            if line["registry"] is not True or "k" in line:
+                raise reader.fail(where, "is written { registry = true }: the registry gives K")
+            rules.append(KRule("registry", None, None))
+            continue
+        k = line.get("k")
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 100:
+            raise reader.fail(where, f"needs k, a whole number from 0 to 100, not {k!r}")
+        threshold = line.get(condition) if condition else None
+        if condition and (
+            isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0
+        ):
+            raise reader.fail(where, f"{condition} must be a whole number, not {threshold!r}")
+        rules.append(KRule(condition, threshold, k))
+    if rules[-1].condition is not None:
+        raise reader.fail(key, "must end with a line without condition, such as { k = 15 }")
+    if any(rule.condition is None for rule in rules[:-1]):
+        raise reader.fail(
+            key, "has a line without condition before its last: the lines after it never apply"
+        )
+    return KSchedule(rules=tuple(rules))
+
+
+def _arbiter_range(reader: EraReader) -> tuple[int, int]:
+    lowest = reader.integer("ratings.arbiter_lowest", 1, 3500)
+    highest = reader.integer("ratings.arbiter_highest", 1, 3500)
+    if highest < lowest:
+        raise reader.fail("ratings.arbiter_highest", f"is below arbiter_lowest ({lowest})")
+    return lowest, highest
+
+
+def _time_control(reader: EraReader) -> TimeControlRange:
+    lowest = reader.integer("time_control.min_minutes", 0, 10_000)
+    highest = reader.integer("time_control.max_minutes", 0, 10_000)
+    if highest and highest < lowest:
+        raise reader.fail("time_control.max_minutes", f"is below min_minutes ({lowest})")
+    return TimeControlRange(min_minutes=lowest, max_minutes=highest or None)
+
+
+def _tournament_order(reader: EraReader) -> tuple[str, ...]:
+    order = reader.get("order.by")
+    if (
+        not isinstance(order, list)
+        or not order
+        or any(column not in ORDER_COLUMNS for column in order)
+        or len(set(order)) != len(order)
+        or order[-1] != "tournament_id"
+    ):
+        raise reader.fail(
+            "order.by", f"must list distinct columns of {ORDER_COLUMNS}, ending with tournament_id"
+        )
+    return tuple(order)
+
+
 def _era(reader: EraReader, tables: dict[str, Any], system: str) -> EloEra:
     order = tuple(reader.get("categories.order"))
     entry = reader.ratings("ratings.entry")
@@ -234,18 +377,17 @@ def _era(reader: EraReader, tables: dict[str, Any], system: str) -> EloEra:
         unregistered_category=unregistered,
         entry_precedence=_entry_precedence(reader),
         arbiter_raises_listed=reader.flag("ratings.arbiter_raises_listed"),
+        arbiter_entry=reader.flag("ratings.arbiter_entry"),
+        arbiter_range=_arbiter_range(reader),
+        country=reader.text("federation.country"),
+        time_control=_time_control(reader),
+        tournament_order=_tournament_order(reader),
+        expected_method=reader.choice("expected.method", EXPECTED_METHODS),
+        winner_protection=reader.flag("winner_protection.enabled"),
         ratings_snapshot=reader.choice("registry.ratings_snapshot", RATINGS_SNAPSHOTS),
         expected_bands=_expected_bands(tables, reader.text("expected.table"), reader),
         difference_cap=reader.integer("expected.difference_cap", 0, 3000),
-        k=KSchedule(
-            newcomer=reader.integer("k.newcomer", 0, 100),
-            newcomer_below_games=reader.integer("k.newcomer_below_games", 0, 10_000),
-            high=reader.integer("k.high", 0, 100),
-            high_from_rating=reader.integer("k.high_from_rating", 0, 3500),
-            default=reader.integer("k.default", 0, 100),
-            registry_override=reader.flag("k.registry_override"),
-            everyone_zero=reader.flag("k.everyone_zero"),
-        ),
+        k=_k_schedule(reader),
         groups_enabled=reader.flag("groups.enabled"),
         group_size=reader.integer("groups.size", 1, 100),
         group_min_k=reader.integer("groups.min_k", 0, 100),

@@ -12,6 +12,15 @@ from tests.flows.helpers import deliver_a_corrected_tournament
 pytestmark = pytest.mark.usefixtures("prefect_server")
 
 
+NEWCOMER_K_LINE = "{ games_below = 30, k = 30 }"
+
+
+def newcomer_k(text: str, k: int) -> str:
+    """The Elo Italia rulebook with the newcomers' K changed (the line must be there)."""
+    assert NEWCOMER_K_LINE in text
+    return text.replace(NEWCOMER_K_LINE, f"{{ games_below = 30, k = {k} }}")
+
+
 def _publish(warehouse, season: int) -> None:
     from flows.elo.recalculate import recalculate_flow
 
@@ -134,7 +143,7 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
         official_view = con.execute("SELECT * FROM rating_list ORDER BY ALL").fetchall()
     other = tmp_path / "no_groups.toml"
     text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
-    other.write_text(text.replace("newcomer = 30", "newcomer = 40"), encoding="utf-8")
+    other.write_text(newcomer_k(text, 40), encoding="utf-8")
 
     def replay_season(rulebook, scenario: str = "official") -> dict[str, int]:
         return recalculate_flow(
@@ -229,8 +238,8 @@ def test_a_scenario_cannot_build_on_its_lists_of_another_rulebook(season_warehou
     _publish(warehouse, 2019)
     text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
     first, edited = tmp_path / "what_if.toml", tmp_path / "what_if_edited.toml"
-    first.write_text(text.replace("newcomer = 30", "newcomer = 40"), encoding="utf-8")
-    edited.write_text(text.replace("newcomer = 30", "newcomer = 25"), encoding="utf-8")
+    first.write_text(newcomer_k(text, 40), encoding="utf-8")
+    edited.write_text(newcomer_k(text, 25), encoding="utf-8")
 
     def replay(start: date, end: date, rulebook) -> dict[str, int]:
         return recalculate_flow(
@@ -275,7 +284,7 @@ def test_a_list_that_fails_to_be_written_leaves_the_warehouse_as_it_was(
     # after the first two were written to the staging copy
     other = tmp_path / "newcomers_40.toml"
     text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
-    other.write_text(text.replace("newcomer = 30", "newcomer = 40"), encoding="utf-8")
+    other.write_text(newcomer_k(text, 40), encoding="utf-8")
     monkeypatch.setattr(recalculate, "write_list", failing_on_the_third)
     with pytest.raises(OSError, match="disk full"):
         recalculate.recalculate_flow(

@@ -435,7 +435,9 @@ def test_a_history_in_receipt_order_is_cut_as_a_shuffled_one(
         history = History(
             entries=frame,
             games=frame,
-            registry=pl.DataFrame(schema={"as_of": pl.Date, "player_id": pl.Utf8}),
+            registry=pl.DataFrame(
+                schema={"as_of": pl.Date, "player_id": pl.Utf8, "fide_standard": pl.Int32}
+            ),
             memberships=pl.DataFrame(
                 schema={"as_of": pl.Date, "player_id": pl.Utf8, "year": pl.Int32}
             ),

@@ -40,7 +40,15 @@ assert LETTERS is not None
 def test_the_rapid_rulebook_holds_the_numbers_of_the_regulation() -> None:
     era = ERA_2019
     assert era.system == "elo_rapid"
-    assert era.k.newcomer == 30
+    newcomer_line = era.k.rules[0]
+    assert (newcomer_line.condition, newcomer_line.threshold, newcomer_line.k) == (
+        "games_below",
+        30,
+        30,
+    )
+    assert not era.k.registry_override  # the registry's K is the Elo Italia one
+    assert not era.arbiter_entry  # §2: no free arbiter value
+    assert (era.time_control.min_minutes, era.time_control.max_minutes) == (15, 60)
     assert era.theoretical_ratings[era.unregistered_category] == 1440
     assert set(era.theoretical_ratings.values()) == {1440}  # 1440 whatever the category
     assert era.entry_precedence == ("fide_rapid", "fide_standard", "elo_italia")
@@ -210,9 +218,11 @@ def _one_game_each(pairs: list[tuple[str, str]]) -> tuple[list[dict], list[tuple
     return entries, games
 
 
-def test_entry_precedence_arbiter_then_fide_rapid_fide_standard_elo_italia_then_1440() -> None:
+def test_entry_precedence_fide_rapid_fide_standard_elo_italia_then_1440_never_the_arbiter() -> None:
+    # §2 (corrected): the arbiter gives no free value in Elo Rapid, so ARB's arbiter 1700 is
+    # no entry source: he enters at his FIDE rapid 1900 like FRA (the engine failed this when
+    # it took the arbiter's number first)
     registry = [
-        # the arbiter's rating in the delivery wins over every list
         {"player_id": "ARB", "fide_rapid": 1900, "fide_standard": 2000},
         {"player_id": "FRA", "fide_rapid": 1900, "fide_standard": 2000},  # FIDE rapid first
         {"player_id": "FST", "fide_standard": 2000},  # then FIDE standard
@@ -235,7 +245,7 @@ def test_entry_precedence_arbiter_then_fide_rapid_fide_standard_elo_italia_then_
         "player_id", "frozen_rating", "rating_basis", "k", "rating_type"
     )
     assert rows.sort("player_id").rows() == [
-        ("ARB", 1700, "arbiter", 30, "elo_rapid"),
+        ("ARB", 1900, "fide_rapid", 30, "elo_rapid"),
         ("FRA", 1900, "fide_rapid", 30, "elo_rapid"),
         ("FST", 2000, "fide_standard", 30, "elo_rapid"),
         ("ITA", 1810, "elo_italia", 30, "elo_rapid"),

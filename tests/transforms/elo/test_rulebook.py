@@ -15,7 +15,7 @@ def test_eras_inherit_what_they_do_not_change():
         RULEBOOK.era_at(date(y, m, 1)) for y, m in ((2005, 1), (2006, 4), (2009, 7))
     )
     assert (base.difference_cap, cap350.difference_cap, cap400.difference_cap) == (0, 350, 400)
-    assert cap400.k.newcomer == base.k.newcomer == 30
+    assert cap400.k == base.k and base.k.rules[1].k == 30
     assert (base.fide_minimum, cap400.fide_minimum) == (1801, 1200)
     assert RULEBOOK.era_at(date(2021, 1, 1)).k.everyone_zero
     assert not RULEBOOK.era_at(date(2020, 10, 1)).k.everyone_zero
@@ -38,8 +38,28 @@ def test_no_era_before_the_first():
 @pytest.mark.parametrize(
     ("find", "replace", "message"),
     [
-        ("newcomer = 30", 'newcomer = "thirty"', "era 1 (1990-01-01): k.newcomer must be a whole"),
-        ("  default = 15\n", "", "k.default is missing"),
+        (
+            "{ games_below = 30, k = 30 }",
+            '{ games_below = 30, k = "thirty" }',
+            "era 1 (1990-01-01): k.schedule[1] needs k, a whole number from 0 to 100",
+        ),
+        ("      { k = 15 },\n", "", "k.schedule must end with a line without condition"),
+        (
+            "{ rating_at_least = 2400, k = 10 }",
+            "{ rating_at_least = 2400, games_below = 5, k = 10 }",
+            "k.schedule[2] takes k and at most one of",
+        ),
+        ("{ registry = true }", "{ registry = true, k = 20 }", "is written { registry = true }"),
+        ("{ registry = true }", "{ k = 20 }", "has a line without condition before its last"),
+        ('method = "table"', 'method = "elo"', "expected.method must be one of"),
+        (
+            'by = ["end_date", "start_date", "tournament_id"]',
+            'by = ["tournament_id", "end_date"]',
+            "order.by must list distinct columns",
+        ),
+        ("arbiter_lowest = 1000", "arbiter_lowest = 3000", "arbiter_highest is below"),
+        ("max_minutes = 0", "max_minutes = 60", "time_control.max_minutes is below"),
+        ('country = "ITA"', 'country = ""', "federation.country must be non-empty text"),
         (
             '"NC" = 1440 }\n  theoretical',
             '"XX" = 1440 }\n  theoretical',
@@ -90,7 +110,10 @@ def test_a_rulebook_with_other_size_rules_says_where() -> None:
     shipped = parse_rulebook(text.encode(), "elo_rapid.toml")
     assert size_rules_difference(shipped, shipped) is None
     # K 40 for newcomers changes no size rule
-    other_k = parse_rulebook(text.replace("newcomer = 30", "newcomer = 40").encode(), "k.toml")
+    other_k = parse_rulebook(
+        text.replace("{ games_below = 30, k = 30 }", "{ games_below = 30, k = 40 }").encode(),
+        "k.toml",
+    )
     assert size_rules_difference(other_k, shipped) is None
     smaller = parse_rulebook(
         text.replace("min_players = 14", "min_players = 10").encode(), "small.toml"

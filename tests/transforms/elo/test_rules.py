@@ -132,8 +132,18 @@ class Period:
                         "score": 1.0 - score,
                     }
                 )
+        # the optional player columns (a re-entry rating) when some row gives them
+        optional = {"fide_reentry_rating": pl.Int32}
+        schema = {
+            **PLAYER_SCHEMA,
+            **{
+                name: dtype
+                for name, dtype in optional.items()
+                if any(name in row for row in self.players)
+            },
+        }
         result = compute_period(
-            pl.DataFrame(self.players, schema=PLAYER_SCHEMA),
+            pl.DataFrame(self.players, schema=schema),
             pl.DataFrame(entries, schema=ENTRY_SCHEMA),
             pl.DataFrame(games, schema=GAME_SCHEMA),
             self.era,
@@ -220,14 +230,15 @@ def test_the_eras_these_tests_rely_on() -> None:
     assert era(2015, 1, 1).difference_cap == 400 and era(2015, 1, 1).groups_enabled
     assert era(2015, 1, 1).group_size == 4 and era(2015, 1, 1).group_min_k == 20
     assert not era(2020, 10, 1).k.everyone_zero and era(2021, 1, 1).k.everyone_zero
-    k = era(2015, 1, 1).k
-    assert (k.newcomer, k.newcomer_below_games, k.high, k.high_from_rating, k.default) == (
-        30,
-        30,
-        10,
-        2400,
-        15,
-    )
+    lines = [(rule.condition, rule.threshold, rule.k) for rule in era(2015, 1, 1).k.rules]
+    assert lines == [
+        ("registry", None, None),
+        ("games_below", 30, 30),
+        ("rating_at_least", 2400, 10),
+        (None, None, 15),
+    ]
+    assert era(2015, 1, 1).winner_protection and era(2015, 1, 1).expected_method == "table"
+    assert era(2015, 1, 1).rounding == "half_away_from_zero"
 
 
 # --------------------------------------------------------------------------- §1.4 variation
@@ -862,7 +873,7 @@ def test_registry_k_overrides_the_schedule() -> None:
     # With registry_override off in the rulebook the schedule applies: P K 30 -> 30 * 0.5 =
     # +15 -> 1515; M K 10 -> +5 -> 2455.
     the_era = era(2015, 1, 1)
-    no_override = replace(the_era, k=replace(the_era.k, registry_override=False))
+    no_override = replace(the_era, k=replace(the_era.k, rules=the_era.k.rules[1:]))
     result = Period(players, tournaments, no_override).run()
     check(result.rating("P"), frozen=1500, k=30, games=1, hundredths=1500, change=15, rating=1515)
     check(result.rating("M"), frozen=2450, k=10, games=1, hundredths=500, change=5, rating=2455)
