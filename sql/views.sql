@@ -1,4 +1,11 @@
 -- Views are recreated on every open: they hold no data, so replacing them is always safe.
+--
+-- Every number a person reads here is exact: an integer or a DECIMAL, never a binary double
+-- (whose 5.1 may read 5.1000000000000005, and whose sums may round the other way). The tables
+-- keep the engines' doubles (and, for the FSI variations, their exact hundredths); the views
+-- give each value at the scale its rule gives it (docs/WAREHOUSE.md, "Exact numbers"):
+-- scores and points in halves, DECIMAL(18, 1); variations in hundredths, DECIMAL(18, 2) (FSI:
+-- from the stored integer hundredths); expected points to the engines' units, DECIMAL(18, 12).
 
 -- report: the run's report as it printed it (for a recalculation, its list-by-list differences)
 CREATE OR REPLACE VIEW run AS
@@ -24,10 +31,13 @@ SELECT *
 FROM tournament_version
 QUALIFY version = max(version) OVER (PARTITION BY tournament_id);
 
--- Entries of the latest version of each tournament, with analyst merges applied.
+-- Entries of the latest version of each tournament, with analyst merges applied. Points as
+-- the file gives them: halves (a TRF writes them with one decimal; a draughts file's results
+-- are 1 / ½ / 0 or 2 / 1 / 0).
 CREATE OR REPLACE VIEW tournament_player AS
 SELECT e.tournament_id, e.version, e.start_number, e.name, e.sex, e.birth_date, e.federation,
-       e.fide_id, e.national_id, e.rating_in_file, e.arbiter_rating, e.points, e.rank,
+       e.fide_id, e.national_id, e.rating_in_file, e.arbiter_rating,
+       CAST(e.points AS DECIMAL(18, 1)) AS points, e.rank,
        coalesce(m.player_id, e.player_id) AS player_id,
        e.player_id AS ingested_player_id,
        CASE WHEN m.player_id IS NULL THEN e.match_method ELSE 'merge' END AS match_method
@@ -138,9 +148,29 @@ SELECT x.system, x.list_date, x.revision, x.tournament_id, x.reason
 FROM list_exclusion x
 JOIN list_revision_current c USING (system, scenario, list_date, revision);
 
--- Public: per system, list date, tournament and player, latest official revision.
+-- Public: per system, list date, tournament and player, latest official revision, every
+-- stored column, with exact decimals in place of the engines' doubles:
+-- - score: points in halves (W is 1, ½ or 0 per game), DECIMAL(18, 1);
+-- - expected: FSI, in the engine's fixed-point unit, a billionth of a point (whole hundredths
+--   with the FIDE table; transforms/elo/period.py, POINT); draughts, PA in the engine's whole
+--   pico-points (transforms/rubele/capitals.py, PA_UNITS): DECIMAL(18, 12) for both;
+-- - raw_variation, applied_variation: FSI, the stored integer hundredths over 100 (never the
+--   double, which can be off by its last bit); draughts, V to the hundredth (the engine keeps V
+--   unrounded; the notes show capitals to the hundredth too) and CF - CI, a whole number of
+--   capital points: DECIMAL(18, 2) for both. A sum of applied_variation gives a player's
+--   change exactly (rounded once, FSI; as it is, draughts), but for an FSI era whose
+--   expected.method is "logistic": the engine gives its variations to the hundredth only.
+-- Rows with hundredths are the FSI ones (migration 008 gave them to those written before).
 CREATE OR REPLACE VIEW variation AS
-SELECT v.*
+SELECT v.* REPLACE (
+    CAST(v.score AS DECIMAL(18, 1)) AS score,
+    CAST(CASE WHEN v.raw_hundredths IS NULL THEN CAST(v.expected AS DECIMAL(18, 12))
+              ELSE CAST(v.expected AS DECIMAL(18, 9)) END AS DECIMAL(18, 12)) AS expected,
+    coalesce(CAST(v.raw_hundredths * 0.01 AS DECIMAL(18, 2)),
+             CAST(v.raw_variation AS DECIMAL(18, 2))) AS raw_variation,
+    coalesce(CAST(v.applied_hundredths * 0.01 AS DECIMAL(18, 2)),
+             CAST(v.applied_variation AS DECIMAL(18, 2))) AS applied_variation
+)
 FROM list_variation v
 JOIN list_revision_current c USING (system, scenario, list_date, revision);
 

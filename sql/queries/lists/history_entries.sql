@@ -3,7 +3,7 @@
 -- sum of the round scores. The rounds not played (forfeits; byes, absences, unpaired rounds)
 -- are counted for the variation notes: they count for nobody (RULES.md §1.3).
 SELECT p.tournament_id, p.version AS tournament_version, p.player_id, p.start_number, p.name,
-       coalesce(p.points, s.score_sum) AS points, t.start_date, t.end_date, t.received_on, t.file_name,
+       coalesce(p.points::DOUBLE, s.score_sum) AS points, t.start_date, t.end_date, t.received_on, t.file_name,
        coalesce(t.is_team, false) AS is_team,
        p.arbiter_rating, p.rating_in_file, p.fide_id, p.match_method, k.entry_key, k.player_code,
        k.tournament_code, coalesce(u.forfeit_games, 0)::INTEGER AS forfeit_games,
