@@ -539,8 +539,10 @@ def variation_notes(variations: pl.DataFrame, era: EloEra) -> pl.DataFrame:
     ]
     return variations.with_columns(
         notes_column(variations, rules),
-        (pl.col("raw_hundredths") / 100).alias("raw_variation"),
-        (pl.col("applied_hundredths") / 100).alias("applied_variation"),
+        # rounded again: Polars divides by multiplying by 0.01, which stores 5.1 as
+        # 5.1000000000000005 (the views read the exact hundredths; the table should too)
+        (pl.col("raw_hundredths") / 100).round(2).alias("raw_variation"),
+        (pl.col("applied_hundredths") / 100).round(2).alias("applied_variation"),
     ).drop("forfeit_games", "bye_games")
 
 
