@@ -80,8 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("inbox", type=_existing_dir, metavar="INBOX")
     ingest.add_argument(
         "--national-federation",
-        default="ITA",
-        help="record id of the TRF-26 national lines whose ids are registry ids (default ITA)",
+        default=None,
+        metavar="CODE",
+        help="override the federation's country code: the record id of the TRF-26 national "
+        "lines whose ids are registry ids, and the players the chief arbiter may not rate "
+        "(default: the rulebook's federation.country)",
     )
     _add_warehouse(ingest)
 

@@ -38,8 +38,6 @@ from transforms.inputs.matching import provisional_aliases
 from transforms.inputs.registry import latest_identity
 from transforms.inputs.trf import parse_trf
 
-DEFAULT_NATIONAL_FEDERATION = "ITA"
-
 
 @dataclass
 class MatchingContext:
@@ -50,7 +48,8 @@ class MatchingContext:
     # every tournament id with its versions (an inbox is cumulative, so a delivery already
     # ingested must stay "unchanged" even after a later correction), game and latest file
     known: KnownTournaments
-    # each system's rulebook: the size conditions of a valid tournament (Elo Rapid)
+    # each system's rulebook: the size conditions of a valid tournament (Elo Rapid), the time
+    # per player, the ratings the chief arbiter may give, the federation's country
     rulebooks: dict[str, Rulebook] = field(default_factory=dict)
     # the earlier provisional ids unidentified players keep (transforms.matching)
     aliases: pl.DataFrame | None = None
@@ -83,7 +82,7 @@ def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
 
 @task(cache_policy=NO_CACHE)
 def prepare_delivery(
-    delivery: Delivery, context: MatchingContext, national_federation: str
+    delivery: Delivery, context: MatchingContext, national_federation: str | None = None
 ) -> DeliveryOutcome:
     """Parse and check every tournament of a delivery (pure work: no warehouse access)."""
     typed, ratings, problems = manifest_rows(delivery)
@@ -325,9 +324,12 @@ def write_outcomes(
 @flow(name="ingest")
 @failure_recorded("ingest")
 def ingest_flow(
-    inbox: str, warehouse: str, national_federation: str = DEFAULT_NATIONAL_FEDERATION
+    inbox: str, warehouse: str, national_federation: str | None = None
 ) -> dict[str, int]:
-    """Ingest every delivery under ``inbox`` into ``warehouse``; return the counts."""
+    """Ingest every delivery under ``inbox`` into ``warehouse``; return the counts.
+
+    ``national_federation`` overrides the federation's country code, which is otherwise the
+    rulebook's (``federation.country`` of the era each tournament was played in)."""
     run = RunRecord(
         flow="ingest",
         parameters={"inbox": inbox, "national_federation": national_federation},

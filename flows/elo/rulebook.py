@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from transforms.elo.rulebook import EloEra, Rulebook, parse_rulebook, size_rules_difference
+from transforms.elo.rulebook import EloEra, Rulebook, ingest_rules_difference, parse_rulebook
 from transforms.lists.eras import RulebookError, default_rulebook_path
 
 FSI_SYSTEMS = ("elo_italia", "elo_rapid")
@@ -28,13 +28,13 @@ def load_rulebook(system: str, path: str | None = None) -> Rulebook:
         raise RulebookError(f"{source.name} is the rulebook of {rulebook.system}, not {system}")
     if path:
         default = default_rulebook_path(system)
-        difference = size_rules_difference(
+        difference = ingest_rules_difference(
             rulebook, parse_rulebook(default.read_bytes(), default.name)
         )
         if difference is not None:
             raise RulebookError(
-                f"{source.name} changes the tournament size rules ({difference}): they are "
-                f"applied when tournaments are ingested, under {default.name}, so a list or a "
+                f"{source.name} changes rules applied when tournaments are ingested "
+                f"({difference}): they were applied under {default.name}, so a list or a "
                 "replay cannot change them"
             )
     return rulebook

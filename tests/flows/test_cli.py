@@ -203,7 +203,8 @@ def test_a_what_if_rulebook_cannot_change_the_size_rules_of_the_ingest(capsys, t
         ]
     )
     assert code == 1
-    assert "small.toml changes the tournament size rules" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "small.toml changes rules applied when tournaments are ingested" in error
 
 
 def test_an_interrupt_says_whether_the_warehouse_was_written(capsys, monkeypatch):

@@ -228,6 +228,8 @@ def _two_players_waiting(tmp_path: Path) -> tuple[str, list[tuple]]:
                 "file": name,
                 "system": "elo_italia",
                 "received_on": "2026-02-01",
+                # the file gives none: said here, it adds no warning to those counted below
+                "time_control": "90+30",
             }
         ],
     )

@@ -16,9 +16,10 @@ from schemas.problems import PROBLEM_SCHEMA, empty_problems, problem, problem_ro
 from schemas.trf import TrfGame, TrfNational, TrfPlayer, TrfTournament
 from schemas.validation import validate
 from transforms.elo.rulebook import EloEra, Rulebook
-from transforms.elo.validity import size_reasons
+from transforms.elo.validity import size_reasons, system_name, time_control_reason
 from transforms.inputs.manifest import MANIFEST_FIELDS
 from transforms.inputs.matching import match_players
+from transforms.inputs.time_control import TimeControl, read_encoded, read_written
 from transforms.inputs.trf import ParsedTrf
 
 ACCEPTED = "accepted"
@@ -161,11 +162,11 @@ def validate_parsed(parsed: dict[str, ParsedTrf]) -> dict[str, pl.DataFrame]:
 def _entries(
     parsed: ParsedTrf,
     arbiter_ratings: pl.DataFrame,
-    national_federation: str,
+    national_federation: str | None,
     manifest_line: int,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     national = (
-        parsed.national.filter(pl.col("federation_code") == national_federation)
+        parsed.national.filter(pl.col("federation_code") == pl.lit(national_federation or ""))
         .unique("start_number", keep="first")
         .select("start_number", "national_id", "national_rating")
     )
@@ -256,6 +257,207 @@ def _arbiter_ratings_of_nationals(
             who,
         ),
     )
+
+
+def _arbiter_ratings_out_of_range(
+    matched: pl.DataFrame, era: EloEra, system: str, manifest_line: int
+) -> pl.DataFrame:
+    """An error for each arbiter's rating outside the range the era lets the chief arbiter give
+    (RULES.md §1.2: 1000 to 2800 by default): a 0 or a 99 is a slip, and would be the
+    player's rating and move his opponents' numbers."""
+    lowest, highest = era.arbiter_range
+    outside = matched.filter(
+        pl.col("arbiter_rating").is_not_null()
+        & ~pl.col("arbiter_rating").is_between(lowest, highest)
+    )
+    return problem_rows(
+        outside.with_columns(pl.lit(manifest_line).alias("line_no")),
+        "arbiter_ratings",
+        pl.format("{}={}", pl.col("start_number"), pl.col("arbiter_rating")),
+        pl.format(
+            "arbiter_ratings gives start number {} ({}) {}: a rating the chief arbiter gives in "
+            "{} lies from {} to {} (correct the manifest)",
+            pl.col("start_number"),
+            pl.col("name").fill_null("no name"),
+            pl.col("arbiter_rating"),
+            pl.lit(system_name(system)),
+            pl.lit(lowest),
+            pl.lit(highest),
+        ),
+    )
+
+
+# how a reason names the sources of a newcomer's entry rating (rulebook ENTRY_SOURCES)
+_ENTRY_SOURCE_NAMES = {
+    "fide_rapid": "FIDE rapid",
+    "fide_standard": "FIDE standard",
+    "elo_italia": "Elo Italia",
+}
+
+
+def _arbiter_ratings_left_out(
+    parsed: ParsedTrf,
+    arbiter_ratings: pl.DataFrame,
+    era: EloEra,
+    system: str,
+    tournament_id: str,
+    manifest_line: int,
+) -> pl.DataFrame:
+    """A warning for each arbiter's rating delivered for a system whose arbiter gives none
+    (RULES.md §2, Elo Rapid: no entry source): it is left out, and the tournament is rated."""
+    if arbiter_ratings.height == 0:
+        return empty_problems()
+    sources = [_ENTRY_SOURCE_NAMES.get(source, source) for source in era.entry_precedence]
+    enters_by = ", ".join([*sources, "the entry rating"])
+    named = arbiter_ratings.join(
+        parsed.players.select("start_number", "name", pl.lit(True).alias("_in_file")).unique(
+            "start_number", keep="first"
+        ),
+        on="start_number",
+        how="left",
+    )
+    who = (
+        pl.when(pl.col("_in_file").fill_null(False))
+        .then(pl.format("({})", pl.col("name").fill_null("no name")))
+        .otherwise(pl.lit("(not in the file)"))
+    )
+    return problem_rows(
+        named.with_columns(pl.lit(manifest_line).alias("line_no")),
+        "arbiter_ratings",
+        pl.format("{}={}", pl.col("start_number"), pl.col("arbiter_rating")),
+        pl.format(
+            "arbiter_ratings gives start number {} {} of tournament {} the rating {}: {} takes "
+            "no rating from the arbiter, so it is left out (a newcomer enters by {})",
+            pl.col("start_number"),
+            who,
+            pl.lit(tournament_id),
+            pl.col("arbiter_rating"),
+            pl.lit(system_name(system)),
+            pl.lit(enters_by),
+        ),
+        severity="warning",
+    )
+
+
+# how the reasons name where a time control was read
+_MANIFEST_TIME = "the manifest's time_control"
+
+
+def _time_control_problems(
+    parsed: ParsedTrf,
+    manifest_row: dict[str, object],
+    era: EloEra,
+    system: str,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The time-control check of RULES.md §1.0 (manifest problems, file problems).
+
+    The time control is read from the manifest's ``time_control`` (the analyst's word wins
+    over the file, as for the dates), else the TRF-26 encoded line 222 (a form made to be
+    read), else line 122 (free text); the first that can be read is used, with a warning for a
+    source before it that cannot, and for a later one that gives another time per player. A
+    time per player outside the era's range is an error; a time control that cannot be read,
+    or that nobody gives, is a warning: the tournament is rated.
+    """
+    file_header = parsed.tournament.row(0, named=True)
+    # (source, field, where, text, line, reader)
+    given = [
+        (source, field, where, str(text).strip(), None if line is None else int(line), reader)
+        for source, field, where, text, line, reader in (
+            (
+                "manifest",
+                "time_control",
+                _MANIFEST_TIME,
+                manifest_row.get("time_control"),
+                manifest_row.get("line_no"),
+                read_written,
+            ),
+            (
+                "trf",
+                "encoded time control",
+                "line 222 of the file",
+                file_header.get("encoded_time_control"),
+                file_header.get("encoded_time_control_line"),
+                read_encoded,
+            ),
+            (
+                "trf",
+                "time control",
+                "line 122 of the file",
+                file_header.get("time_control"),
+                file_header.get("time_control_line"),
+                read_written,
+            ),
+        )
+        if text is not None and str(text).strip()
+    ]
+    found: dict[str, list[dict[str, object]]] = {"manifest": [], "trf": []}
+    unchecked = (
+        f"the tournament is rated without checking it against what {system_name(system)} "
+        f"rates, games of {era.time_control.describe()}"
+    )
+    readings: list[tuple[int, TimeControl]] = [
+        (position, control)
+        for position, (*_, text, _line, reader) in enumerate(given)
+        if (control := reader(text)) is not None
+    ]
+    if not readings:
+        if not given:
+            found["trf"].append(
+                problem(
+                    "no time control is given (the manifest's time_control, lines 222 and 122 "
+                    f"of the file): {unchecked}; give it in the manifest's time_control",
+                    field="time_control",
+                    severity="warning",
+                )
+            )
+        for source, field, where, text, line, _reader in given:
+            found[source].append(
+                problem(
+                    f"time control {text} ({where}) cannot be read: {unchecked}; write it as "
+                    "90'+30\" or 40/90+30 (minutes, then seconds per move), here or in the "
+                    "manifest's time_control",
+                    field=field,
+                    value=text,
+                    line_no=line,
+                    severity="warning",
+                )
+            )
+        return _frames(found)
+    position, control = readings[0]
+    source, field, where, text, line, _reader = given[position]
+    for other_source, other_field, other_where, other_text, other_line, _ in given[:position]:
+        found[other_source].append(
+            problem(
+                f"time control {other_text} ({other_where}) cannot be read; {where} gives "
+                f"{text}, which is used",
+                field=other_field,
+                value=other_text,
+                line_no=other_line,
+                severity="warning",
+            )
+        )
+    for other_position, other in readings[1:]:
+        if other.seconds_per_player == control.seconds_per_player:
+            continue
+        other_source, other_field, other_where, other_text, other_line, _ = given[other_position]
+        found[other_source].append(
+            problem(
+                f"time control {other_text} ({other_where}, {other.describe()}) differs from "
+                f"{text} ({where}, {control.describe()}); {where} is used",
+                field=other_field,
+                value=other_text,
+                line_no=other_line,
+                severity="warning",
+            )
+        )
+    reason = time_control_reason(text, control, era.time_control, system)
+    if reason is not None:
+        found[source].append(problem(reason, field=field, value=text, line_no=line))
+    return _frames(found)
+
+
+def _frames(found: dict[str, list[dict[str, object]]]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    return problems_frame(found["manifest"]), problems_frame(found["trf"])
 
 
 def _same_player_twice(matched: pl.DataFrame) -> pl.DataFrame:
@@ -400,7 +602,7 @@ def build_intake(
     arbiter_ratings: pl.DataFrame,
     registry_identity: pl.DataFrame,
     merges: pl.DataFrame,
-    national_federation: str,
+    national_federation: str | None = None,
     manifest_rejected: bool = False,
     rulebook: Rulebook | None = None,
     trf_name: str | None = None,
@@ -411,8 +613,11 @@ def build_intake(
 
     ``manifest_rejected`` says the manifest row itself had errors (reported with the
     manifest): the file is still parsed and kept, but the tournament is quarantined.
-    ``rulebook`` (of the tournament's system) gives the size conditions of a valid tournament
-    in the era in force when it was played (RULES.md §2: Elo Rapid). ``trf_name`` is how the
+    ``rulebook`` (of the tournament's system) gives, in the era in force when it was played,
+    the size conditions of a valid tournament (RULES.md §2: Elo Rapid), the time per player
+    its system rates (§1.0), the ratings the chief arbiter may give (§1.2, §2) and the
+    federation's country. ``national_federation`` overrides that country (the record id of
+    the TRF-26 national lines, and the players the arbiter may not rate). ``trf_name`` is how the
     file's rejections name it (by default as the manifest does); ``aliases`` keeps the earlier
     provisional ids of unidentified players (:func:`transforms.matching.provisional_aliases`);
     ``unreadable`` says why a file the delivery holds could not be read.
@@ -437,42 +642,62 @@ def build_intake(
         problems = _tagged(problems_frame([missing]), "manifest", manifest_name)
         return _quarantined(tournament_id, key, {**manifest_row, **provenance}, problems)
 
+    manifest_line = int(manifest_row["line_no"])  # type: ignore[call-overload]
+    system = str(manifest_row["system"])
+    header, header_problems = _header(parsed, manifest_row)
+    # the rules of the era in force when the tournament was played (end date, else start
+    # date, else receipt): its size, its time control, the arbiter's ratings, the country
+    era = _era_played(header, rulebook)
+    national = national_federation or (era.country if era is not None else None)
+    # Elo Italia's arbiter gives a foreign newcomer a rating of his choice (RULES.md §1.2);
+    # Elo Rapid's gives none (§2): a rating delivered is left out with a warning
+    takes_arbiter = era is None or era.arbiter_entry
     entries, rating_problems = _entries(
         parsed,
-        arbiter_ratings,
-        national_federation,
-        int(manifest_row["line_no"]),  # type: ignore[call-overload]
+        arbiter_ratings if takes_arbiter else arbiter_ratings.clear(),
+        national,
+        manifest_line,
     )
-    header, header_problems = _header(parsed, manifest_row)
+    left_out = (
+        empty_problems()
+        if era is None or takes_arbiter
+        else _arbiter_ratings_left_out(
+            parsed, arbiter_ratings, era, system, tournament_id, manifest_line
+        )
+    )
+    time_manifest, time_trf = (
+        _time_control_problems(parsed, manifest_row, era, system)
+        if era is not None
+        else (empty_problems(), empty_problems())
+    )
     trf_name = trf_name or str(manifest_row["file"])
     problems = pl.concat(
         [
             _tagged(parsed.problems, "trf", trf_name),
             _tagged(schema_problems, "trf", trf_name),
             _tagged(rating_problems, "manifest", manifest_name),
+            _tagged(left_out, "manifest", manifest_name),
             _tagged(header_problems, "trf", trf_name),
+            _tagged(time_manifest, "manifest", manifest_name),
+            _tagged(time_trf, "trf", trf_name),
             _tagged(_size_problems(parsed, header, rulebook), "trf", trf_name),
         ]
     )
     matched = match_players(entries, registry_identity, merges, aliases)
-    # Elo Italia's arbiter rates foreign players without a FIDE rating, and may raise the
-    # rating he gave them later (RULES.md §1.2); Elo Rapid's may rate any newcomer (§2), and
-    # never raises a listed one: the era's ratings.arbiter_raises_listed tells the two apart
-    era = _era_played(header, rulebook)
-    nationals_rated = (
-        _arbiter_ratings_of_nationals(
-            matched,
-            registry_identity,
-            national_federation,
-            int(manifest_row["line_no"]),  # type: ignore[call-overload]
-        )
-        if era is not None and era.arbiter_raises_listed
-        else empty_problems()
+    arbiter_faults = (
+        [
+            _arbiter_ratings_out_of_range(matched, era, system, manifest_line),
+            _arbiter_ratings_of_nationals(
+                matched, registry_identity, national or "", manifest_line
+            ),
+        ]
+        if era is not None and era.arbiter_entry
+        else []
     )
     problems = pl.concat(
         [
             problems,
-            _tagged(nationals_rated, "manifest", manifest_name),
+            *(_tagged(found, "manifest", manifest_name) for found in arbiter_faults),
             _tagged(_same_player_twice(matched), "trf", trf_name),
             _tagged(_fide_ids_of_others(matched, registry_identity), "trf", trf_name),
         ]

@@ -187,24 +187,59 @@ class Rulebook:
         return era.fide_minimum - 1
 
 
-def size_rules_difference(given: Rulebook, applied: Rulebook) -> str | None:
-    """Where ``given`` sets other tournament size rules (players, rounds) than ``applied``,
-    the rulebook tournaments were checked against when they were ingested; None when nowhere.
+def ingest_rules_difference(given: Rulebook, applied: Rulebook) -> str | None:
+    """Where ``given`` sets other ingest rules (tournament size, time control, arbiter
+    ratings) than ``applied``, the rulebook tournaments were checked against when they were
+    ingested; None when nowhere.
 
-    The size rules decide at ingest which tournaments are quarantined, so a list or a replay
-    computed under ``given`` could not apply different ones: it would rate the tournaments
-    ``applied`` let through, while its rulebook claims otherwise."""
+    These rules decide at ingest which tournaments are quarantined and which arbiter ratings
+    are kept, so a list or a replay computed under ``given`` could not apply different ones: it
+    would rate what ``applied`` let through, while its rulebook claims otherwise."""
     # the days both rulebooks have an era for: a rulebook may start later than the other
     first = max(given.eras[0].effective_from, applied.eras[0].effective_from)
     boundaries = sorted({era.effective_from for era in (*given.eras, *applied.eras)} | {first})
     for day in (day for day in boundaries if day >= first):
-        ours, theirs = given.era_at(day).validity, applied.era_at(day).validity
-        if (ours.min_players, ours.min_rounds) != (theirs.min_players, theirs.min_rounds):
-            return (
-                f"from {day} it asks {ours.min_players} players and {ours.min_rounds} rounds, "
-                f"the ingest's rulebook {theirs.min_players} and {theirs.min_rounds}"
-            )
+        ours, theirs = given.era_at(day), applied.era_at(day)
+        for ingest_rule in _INGEST_RULES:
+            difference = ingest_rule(ours, theirs)
+            if difference is not None:
+                return f"from {day} {difference}"
     return None
+
+
+def _size_difference(ours: EloEra, theirs: EloEra) -> str | None:
+    mine, other = ours.validity, theirs.validity
+    if (mine.min_players, mine.min_rounds) == (other.min_players, other.min_rounds):
+        return None
+    return (
+        f"it asks {mine.min_players} players and {mine.min_rounds} rounds, "
+        f"the ingest's rulebook {other.min_players} and {other.min_rounds}"
+    )
+
+
+def _time_control_difference(ours: EloEra, theirs: EloEra) -> str | None:
+    if ours.time_control == theirs.time_control:
+        return None
+    return (
+        f"it rates {ours.time_control.describe()}, "
+        f"the ingest's rulebook {theirs.time_control.describe()}"
+    )
+
+
+def _arbiter_difference(ours: EloEra, theirs: EloEra) -> str | None:
+    if (ours.arbiter_entry, ours.arbiter_range, ours.country) == (
+        theirs.arbiter_entry,
+        theirs.arbiter_range,
+        theirs.country,
+    ):
+        return None
+    return (
+        "it takes arbiter ratings (entry, range or national federation) otherwise than the "
+        "ingest's rulebook"
+    )
+
+
+_INGEST_RULES = (_size_difference, _time_control_difference, _arbiter_difference)
 
 
 def _expected_bands(tables: dict[str, Any], name: str, reader: EraReader) -> tuple:

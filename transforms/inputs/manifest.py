@@ -3,7 +3,11 @@
 Columns: ``tournament_id, file, system, received_on`` (required), ``start_date, end_date,
 time_control, arbiter_ratings`` (optional). ``arbiter_ratings`` lists the theoretical ratings the
 chief arbiter gave to foreign players without FIDE rating, as ``start_number=rating`` pairs
-separated by ``;`` (for example ``12=1650;15=1500``).
+separated by ``;`` (for example ``12=1650;15=1500``). Here a pair is checked for its form and
+for being a rating at all (0 to 3500); what the tournament's system allows (the rulebook's
+arbiter range, no arbiter rating at all in Elo Rapid, none for a national player) is checked at
+intake (:mod:`transforms.elo.intake`), where the era in force is known. ``time_control`` is
+read by :mod:`transforms.inputs.time_control`, at intake too.
 """
 
 from __future__ import annotations

@@ -39,6 +39,9 @@ Choices worth knowing:
   and ``games``: no pairing can refer to it.
 * Team records (013, 240 ... 802) only set ``is_team``; the legend lines of the TRF-26
   draft ("DDD SSSS ...") are not national records because they have no start number.
+* The time control is kept as written (line 122, and the TRF-26 encoding of line 222, with
+  their line numbers); what it gives per player is read, and judged, at intake
+  (:mod:`transforms.inputs.time_control`).
 * ``format`` is a label only; nothing in the parse depends on it.
 """
 
@@ -73,7 +76,10 @@ TOURNAMENT_SCHEMA: dict[str, pl.DataType] = {
     "end_date": pl.Date(),
     "rounds": pl.Int32(),
     "declared_players": pl.Int32(),
-    "time_control": pl.String(),
+    "time_control": pl.String(),  # line 122, as written
+    "time_control_line": pl.Int32(),
+    "encoded_time_control": pl.String(),  # TRF-26 line 222 (transforms.inputs.time_control)
+    "encoded_time_control_line": pl.Int32(),
     "chief_arbiter": pl.String(),
     "tournament_type": pl.String(),
     "format": pl.String(),
@@ -316,7 +322,9 @@ class _Header:
     problems: list[pl.DataFrame]
 
 
-_HEADER_IDS = ["012", "022", "032", "042", "052", "062", "092", "102", "122", "142", "XXR"]
+_HEADER_IDS = [
+    "012", "022", "032", "042", "052", "062", "092", "102", "122", "142", "222", "XXR",
+]  # fmt: skip
 _HEADER_NAMES = {
     "012": "tournament name",
     "022": "city",
@@ -328,6 +336,7 @@ _HEADER_NAMES = {
     "102": "chief arbiter",
     "122": "time control",
     "142": "number of rounds",
+    "222": "encoded time control",
     "XXR": "number of rounds",
 }
 
@@ -389,6 +398,12 @@ def _is_count(value: str) -> bool:
 def _header_text(header: _Header, rid: str) -> str | None:
     value = header.values.get(rid, (0, ""))[1]
     return value or None
+
+
+def _header_line(header: _Header, rid: str) -> int | None:
+    """The line of a header record that gives a value (None: absent or empty)."""
+    line_no, value = header.values.get(rid, (None, ""))
+    return line_no if value else None
 
 
 def _round_dates(lines: pl.DataFrame) -> list[DateReading]:
@@ -1490,6 +1505,9 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 "rounds": rounds,
                 "declared_players": declared_players,
                 "time_control": _header_text(header, "122"),
+                "time_control_line": _header_line(header, "122"),
+                "encoded_time_control": _header_text(header, "222"),
+                "encoded_time_control_line": _header_line(header, "222"),
                 "chief_arbiter": _header_text(header, "102"),
                 "tournament_type": _header_text(header, "092"),
                 "format": file_format,

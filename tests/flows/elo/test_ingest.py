@@ -49,15 +49,57 @@ def test_every_shared_file_ingests_and_a_rerun_adds_nothing(tmp_path):
     rows = shared_delivery(inbox / "2026-03")
     warehouse = tmp_path / "w.duckdb"
     counts = ingest_flow(str(inbox), str(warehouse))
-    assert counts["tournaments_accepted"] == len(shared_trf_files()) == len(rows)
-    assert counts["tournaments_quarantined"] == 0
+    assert len(shared_trf_files()) == len(rows) == 9
+    # the two Irish files are played at 90 minutes + 10 seconds per move, 100 minutes per
+    # player: Elo Italia rates games of at least 120 (RULES.md §1.0)
+    assert counts["tournaments_accepted"] == 7
+    assert counts["tournaments_quarantined"] == 2
     with Warehouse(warehouse).reader() as con:
-        per_file = dict(
-            con.execute(
-                "SELECT file_name, players FROM tournament WHERE status = 'accepted'"
-            ).fetchall()
-        )
+        per_file = dict(con.execute("SELECT file_name, players FROM tournament").fetchall())
         archived = con.execute("SELECT count(*) FROM raw_file WHERE kind = 'trf'").fetchone()[0]
+        time_rejections = con.execute(
+            "SELECT file_name, line_no, field, value, reason FROM rejection ORDER BY file_name"
+        ).fetchall()
+        time_warnings = con.execute(
+            "SELECT file_name, line_no, field, value FROM input_warning "
+            "WHERE field IN ('time control', 'time_control') ORDER BY file_name"
+        ).fetchall()
+    folder = "inbox/2026-03/sanichi_icu_tournament__spec_samples_krause_"
+    assert time_rejections == [
+        (
+            f"{folder}bunratty_major_2011.tab",
+            12,
+            "time control",
+            "1:30 + 10 from move 1",
+            "time control 1:30 + 10 from move 1 is 100 minutes per player: Elo Italia rates "
+            "games of at least 120 minutes per player",
+        ),
+        (
+            f"{folder}irish_junior_champs_2011.tab",
+            12,
+            "time control",
+            "All moves in 90 minutes, plus 10 seconds per move",
+            "time control All moves in 90 minutes, plus 10 seconds per move is 100 minutes per "
+            "player: Elo Italia rates games of at least 120 minutes per player",
+        ),
+    ]
+    # rated with a warning: a time control that cannot be read, or none
+    assert time_warnings == [
+        (
+            "inbox/2026-03/GrzegorzKi_CompetiChess__test_backend_testTrfFile.txt",
+            12,
+            "time control",
+            "moves/time, increment",
+        ),
+        (
+            "inbox/2026-03/Sharly-Chess_bbpPairings__test_tests_team_utf8_names.input",
+            None,
+            "time_control",
+            None,
+        ),
+        (f"{folder}armstrong_2012_with_bom.tab", None, "time_control", None),
+        (f"{folder}latin-1.tab", None, "time_control", None),
+    ]
     # player counts checked by hand with grep -c '^001' on each file
     assert per_file["erral_fidetournament__tests_test_demo.trf"] == 137
     # (less sklangen's "spielfrei" line, the bye of its pairing program)
@@ -378,7 +420,8 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
                 "SELECT report FROM run_record WHERE flow = 'ingest' ORDER BY ended_at"
             ).fetchall()
         )
-    assert "- rejections: 1 (new: 1); warnings: 3 (new: 3)" in first_report
+    # the twin of OK-1, and (OK-2 being Elo Rapid) its 120 minutes per player
+    assert "- rejections: 2 (new: 2); warnings: 3 (new: 3)" in first_report
     counted = re.search(
         r"- rejections: (\d+) \(new: 0\); warnings: (\d+) \(new: 0\)", second_report
     )
@@ -506,3 +549,108 @@ def test_a_tournament_received_before_the_first_list_is_named_as_never_rated(
     assert f"## Tournaments no list will rate (1)\n- OLD-1 (elo_italia): {reason}" in report
     assert unrated == [("OLD-1", reason)]
     assert f"  OLD-1 (elo_italia): {reason}" in status_text(str(warehouse))
+
+
+def test_time_controls_and_rapid_arbiter_ratings_reach_the_analyst(tmp_path):
+    # TC-1: erral's file (122: 90 minutes + 30 seconds per move, 120 minutes) with the
+    # manifest's 25'+10" (35 minutes), which wins: quarantined, named by `graduatoria
+    # problems`. RA-1: a copy of it delivered for Elo Rapid at 15+10 (25 minutes) with an
+    # arbiter rating for its player 1: the rating is left out with a warning, the tournament
+    # is accepted (RULES.md §1.0, §2)
+    from flows.elo.ingest import ingest_flow
+    from flows.problems import ProblemFilter, problems_text
+
+    delivery = tmp_path / "inbox" / "2026-04"
+    delivery.mkdir(parents=True)
+    shutil.copyfile(SHARED_TRF / ERRAL, delivery / ERRAL)
+    (delivery / "rapid.trf").write_bytes((SHARED_TRF / ERRAL).read_bytes() + b"\n")
+    write_manifest(
+        delivery,
+        [
+            {
+                "tournament_id": "TC-1",
+                "file": ERRAL,
+                "system": "elo_italia",
+                "received_on": "2026-04-02",
+                "time_control": "25'+10\"",
+            },
+            {
+                "tournament_id": "RA-1",
+                "file": "rapid.trf",
+                "system": "elo_rapid",
+                "received_on": "2026-04-02",
+                "time_control": "15+10",
+                "arbiter_ratings": "1=1650",
+            },
+        ],
+    )
+    warehouse = tmp_path / "w.duckdb"
+    counts = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
+    assert (counts["tournaments_accepted"], counts["tournaments_quarantined"]) == (1, 1)
+    reason = (
+        "time control 25'+10\" is 35 minutes per player: Elo Italia rates games of at least 120 "
+        "minutes per player"
+    )
+    shown = problems_text(str(warehouse), ProblemFilter(runs=100))
+    assert f"  TC-1 (elo_italia, delivery 2026-04, received 2026-04-02): {reason}" in shown
+    with Warehouse(warehouse).reader() as con:
+        rejected = con.execute(
+            "SELECT file_name, line_no, field, value, reason, tournament_id FROM rejection"
+        ).fetchall()
+        warned = con.execute(
+            "SELECT file_name, line_no, field, value, reason, tournament_id FROM input_warning "
+            "WHERE field IN ('arbiter_ratings', 'time control') ORDER BY tournament_id, field"
+        ).fetchall()
+        arbiter = con.execute(
+            "SELECT arbiter_rating FROM tournament_player "
+            "WHERE tournament_id = 'RA-1' AND start_number = 1"
+        ).fetchone()
+        report = con.execute("SELECT report FROM run WHERE flow = 'ingest'").fetchone()[0]
+    manifest = "inbox/2026-04/manifest.csv"
+    assert rejected == [(manifest, 2, "time_control", "25'+10\"", reason, "TC-1")]
+    assert f"- TC-1: {reason}" in report
+    assert warned == [
+        (
+            manifest,
+            3,
+            "arbiter_ratings",
+            "1=1650",
+            "arbiter_ratings gives start number 1 (Sarabia Utrilla, Joaquin) of tournament RA-1 "
+            "the rating 1650: Elo Rapid takes no rating from the arbiter, so it is left out (a "
+            "newcomer enters by FIDE rapid, FIDE standard, Elo Italia, the entry rating)",
+            "RA-1",
+        ),
+        (
+            "inbox/2026-04/rapid.trf",
+            12,
+            "time control",
+            "90 minutes + 30 seconds per move",
+            "time control 90 minutes + 30 seconds per move (line 122 of the file, 120 minutes "
+            "per player) differs from 15+10 (the manifest's time_control, 25 minutes per "
+            "player); the manifest's time_control is used",
+            "RA-1",
+        ),
+        (
+            f"inbox/2026-04/{ERRAL}",
+            12,
+            "time control",
+            "90 minutes + 30 seconds per move",
+            "time control 90 minutes + 30 seconds per move (line 122 of the file, 120 minutes "
+            "per player) differs from 25'+10\" (the manifest's time_control, 35 minutes per "
+            "player); the manifest's time_control is used",
+            "TC-1",
+        ),
+    ]
+    assert arbiter == (None,)
+
+
+def test_the_national_federation_defaults_to_the_rulebooks_country():
+    # no "ITA" in the command line: --national-federation only overrides the rulebook's
+    # federation.country
+    from flows.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["ingest", "."]).national_federation is None
+    assert parser.parse_args(
+        ["ingest", ".", "--national-federation", "SMR"]
+    ).national_federation == ("SMR")

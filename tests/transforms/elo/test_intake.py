@@ -276,13 +276,280 @@ def test_an_elo_italia_arbiter_rating_is_for_foreign_players_only():
     ]
 
 
-def test_an_elo_rapid_arbiter_may_rate_any_newcomer():
-    # RULES.md §2: the arbiter may give a newcomer, Italian or not, his Elo Italia or FIDE rating
+def test_an_elo_rapid_arbiter_rating_is_left_out_with_a_warning_naming_the_player():
+    # RULES.md §2: the Elo Rapid arbiter gives no free value (rulebook ratings.arbiter_entry =
+    # false): a rating delivered is no entry source; the warning names the player (start
+    # number, name, tournament) and the tournament is rated. Start number 7 is not in the file
     rapid = parse_rulebook(default_rulebook_path("elo_rapid").read_bytes())
+    row = {**ROW, "system": "elo_rapid", "time_control": "15+10"}
+    intake = _intake_of(
+        _trf_text(2500002), row, rulebook=rapid, arbiter_ratings={1: 1900, 2: 0, 7: 1500}
+    )
+    assert intake.entries.get_column("arbiter_rating").to_list() == [None, None]
+    arbiter = intake.problems.filter(pl.col("field") == "arbiter_ratings")
+    assert arbiter.select("source", "line_no", "value", "severity", "reason").rows() == [
+        (
+            "manifest",
+            2,
+            f"{number}={rating}",
+            "warning",
+            f"arbiter_ratings gives start number {number} {who} of tournament T-1 the rating "
+            f"{rating}: Elo Rapid takes no rating from the arbiter, so it is left out (a "
+            "newcomer enters by FIDE rapid, FIDE standard, Elo Italia, the entry rating)",
+        )
+        for number, who, rating in [
+            (1, "(Rossi, Mario)", 1900),
+            (2, "(Verdi, Anna)", 0),  # not judged against a range: it is left out anyway
+            (7, "(not in the file)", 1500),
+        ]
+    ]
+    # the 2 players and 1 round fail Elo Rapid's size rules; nothing else is an error
+    assert set(intake.errors.get_column("field").to_list()) == {"players", "rounds"}
+
+
+def test_an_arbiter_rating_outside_the_rulebook_range_is_rejected():
+    # RULES.md §1.2 [DEFAULT]: an Elo Italia arbiter rating lies from 1000 to 2800 (rulebook
+    # ratings.arbiter_lowest / arbiter_highest); Verdi is registered of FRA, so only the range
+    # is at fault. 0 passed the manifest's check (a rating from 0 to 3500) before
+    italia = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
+    text = _trf_text(2500002)
+    for rating in (0, 999, 2801):
+        intake = _intake_of(text, rulebook=italia, arbiter_ratings={2: rating})
+        assert intake.status == QUARANTINED
+        assert intake.errors.select("source", "line_no", "field", "value", "reason").rows() == [
+            (
+                "manifest",
+                2,
+                "arbiter_ratings",
+                f"2={rating}",
+                f"arbiter_ratings gives start number 2 (Verdi, Anna) {rating}: a rating the "
+                "chief arbiter gives in Elo Italia lies from 1000 to 2800 (correct the manifest)",
+            )
+        ]
+    for rating in (1000, 2800):  # both ends are in the range
+        assert _intake_of(text, rulebook=italia, arbiter_ratings={2: rating}).status == ACCEPTED
+
+
+def _rulebook_with(system: str, old: str, new: str) -> Rulebook:
+    text = default_rulebook_path(system).read_text(encoding="utf-8")
+    assert old in text
+    return parse_rulebook(text.replace(old, new).encode(), f"{system}.toml")
+
+
+def test_the_national_federation_is_the_rulebooks_country_unless_overridden():
+    # TRF-26 national lines (record id ITA) give the players' national ids when the rulebook's
+    # federation.country is ITA; under a rulebook of another country they are not national,
+    # and an explicit national_federation overrides the rulebook
+    players = pl.DataFrame(
+        {
+            "start_number": [1, 2],
+            "sex": ["m", "w"],
+            "title": [None, None],
+            "name": ["Rossi, Mario", "Verdi, Anna"],
+            "rating": [1800, 1700],
+            "federation": ["ITA", "ITA"],
+            "fide_id": [2500001, 2500002],
+            "birth_date": [date(1980, 1, 2), date(1990, 3, 4)],
+            "points": [1.0, 0.0],
+            "rank": [1, 2],
+            "national_id": ["100001", "100002"],
+            "national_rating": [1810, 1690],
+            "classification": ["1N", "2N"],
+        }
+    )
+    games = pl.DataFrame(
+        {
+            "start_number": [1, 2],
+            "round": [1, 1],
+            "opponent": [2, 1],
+            "color": ["w", "b"],
+            "result_code": ["1", "0"],
+        }
+    )
+    text = render_trf(replace(HEADER, time_control="90+30"), players, games, national=True)
+    italia = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
+    sammarinese = _rulebook_with("elo_italia", 'country = "ITA"', 'country = "SMR"')
+
+    def national_ids(rulebook: Rulebook, override: str | None = None) -> list[str | None]:
+        parsed = parse_trf(text.encode())
+        intake = build_intake(
+            ROW,
+            "manifest.csv",
+            "0" * 64,
+            parsed,
+            validate_parsed({"T-1": parsed})["T-1"],
+            "f" * 64,
+            pl.DataFrame(schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32}),
+            REGISTRY,
+            NO_MERGES,
+            override,
+            rulebook=rulebook,
+        )
+        return intake.entries.get_column("national_id").to_list()
+
+    assert national_ids(italia) == ["100001", "100002"]
+    assert national_ids(sammarinese) == [None, None]
+    assert national_ids(sammarinese, "ITA") == ["100001", "100002"]
+
+
+# ----------------------------------------------------------------- time controls (RULES §1.0)
+
+ITALIA = parse_rulebook(default_rulebook_path("elo_italia").read_bytes())
+RAPID = parse_rulebook(default_rulebook_path("elo_rapid").read_bytes())
+
+
+def _timed(time_control: str, row: dict[str, object] = ROW, rulebook: Rulebook = ITALIA):
+    return _intake_of(_trf_text(2500002, replace(HEADER, time_control=time_control)), row, rulebook)
+
+
+def test_a_standard_tournament_played_at_rapid_time_is_quarantined_with_the_reason():
+    # 25' + 60 x 10" = 35 minutes per player; Elo Italia rates at least 120
+    intake = _timed("25'+10\"")
+    assert intake.status == QUARANTINED
+    assert intake.errors.select("source", "line_no", "field", "value", "reason").rows() == [
+        (
+            "trf",
+            11,  # the 122 line of the rendered file
+            "time control",
+            "25'+10\"",
+            "time control 25'+10\" is 35 minutes per player: Elo Italia rates games of at "
+            "least 120 minutes per player",
+        )
+    ]
+    # 90 + 30 = 120 is in; 89 + 30 = 119 is not
+    assert _timed("90'+30\"").status == ACCEPTED
+    assert _timed("89'+30\"").status == QUARANTINED
+
+
+def test_a_rapid_tournament_outside_15_to_60_minutes_is_quarantined():
     row = {**ROW, "system": "elo_rapid"}
-    intake = _intake_of(_trf_text(2500002), row, rulebook=rapid, arbiter_ratings={1: 1900})
-    assert not intake.errors.filter(pl.col("field") == "arbiter_ratings").height
-    assert intake.entries.filter(pl.col("start_number") == 1)["arbiter_rating"].to_list() == [1900]
+    reasons = {
+        written: _timed(written, row, RAPID)
+        .errors.filter(pl.col("field") == "time control")
+        .get_column("reason")
+        .to_list()
+        for written in ("15+10", "60'", "50+11", "10+4", "90+30")
+    }
+    assert reasons["15+10"] == reasons["60'"] == []  # 25 and 60 minutes: in (both ends count)
+    assert reasons["50+11"] == [  # 50 + 11 = 61
+        "time control 50+11 is 61 minutes per player: Elo Rapid rates games of 15 to 60 "
+        "minutes per player"
+    ]
+    assert reasons["10+4"] == [  # 10 + 4 = 14
+        "time control 10+4 is 14 minutes per player: Elo Rapid rates games of 15 to 60 "
+        "minutes per player"
+    ]
+    assert len(reasons["90+30"]) == 1
+
+
+def test_the_manifest_time_control_wins_over_the_file_with_a_warning():
+    # the file says 25'+10" (35 minutes), the manifest 90+30 (120): the manifest's is used,
+    # as the manifest's dates are, and the difference is reported
+    intake = _timed("25'+10\"", {**ROW, "time_control": "90+30"})
+    assert intake.status == ACCEPTED
+    assert intake.warnings.filter(pl.col("field") == "time control").select(
+        "source", "value", "reason"
+    ).rows() == [
+        (
+            "trf",
+            "25'+10\"",
+            "time control 25'+10\" (line 122 of the file, 35 minutes per player) differs from "
+            "90+30 (the manifest's time_control, 120 minutes per player); the manifest's "
+            "time_control is used",
+        )
+    ]
+    # and a manifest time control too short quarantines a file whose own is long enough
+    short = _timed("90+30", {**ROW, "time_control": "25+10"})
+    assert short.status == QUARANTINED
+    assert short.errors.select("source", "line_no", "field", "reason").rows() == [
+        (
+            "manifest",
+            2,
+            "time_control",
+            "time control 25+10 is 35 minutes per player: Elo Italia rates games of at least "
+            "120 minutes per player",
+        )
+    ]
+
+
+def test_the_trf26_line_222_wins_over_line_122():
+    # 222 says 40/6000+30:900+30 (100 + 15 + 30 = 145 minutes); the free text of 122 is read
+    # only when 222 cannot be
+    text = _trf_text(2500002, replace(HEADER, time_control="25'+10\""))
+    encoded = text.replace("XXR 1\n", "XXR 1\n222 40/6000+30:900+30\n")
+    intake = _intake_of(encoded, rulebook=ITALIA)
+    assert intake.status == ACCEPTED
+    ((field, reason),) = (
+        intake.warnings.filter(pl.col("field").str.contains("time control"))
+        .select("field", "reason")
+        .rows()
+    )
+    assert field == "time control" and reason.endswith("line 222 of the file is used")
+    unreadable = text.replace("XXR 1\n", "XXR 1\n222 90 minutes\n")
+    quarantined = _intake_of(unreadable, rulebook=ITALIA)
+    assert quarantined.warnings.filter(pl.col("field") == "encoded time control").select(
+        "line_no", "reason"
+    ).rows() == [
+        (
+            13,
+            "time control 90 minutes (line 222 of the file) cannot be read; line 122 of the "
+            "file gives 25'+10\", which is used",
+        )
+    ]
+    assert quarantined.status == QUARANTINED  # by the 122 line's 35 minutes
+
+
+def test_a_time_control_that_cannot_be_read_or_is_not_given_is_rated_with_a_warning():
+    unreadable = _timed("moves/time, increment")  # the template of the TRF spec
+    assert unreadable.status == ACCEPTED
+    assert unreadable.warnings.filter(pl.col("field") == "time control").select(
+        "line_no", "value", "reason"
+    ).rows() == [
+        (
+            11,
+            "moves/time, increment",
+            "time control moves/time, increment (line 122 of the file) cannot be read: the "
+            "tournament is rated without checking it against what Elo Italia rates, games of at "
+            "least 120 minutes per player; write it as 90'+30\" or 40/90+30 (minutes, then "
+            "seconds per move), here or in the manifest's time_control",
+        )
+    ]
+    absent = _timed("")
+    assert absent.status == ACCEPTED
+    assert absent.warnings.filter(pl.col("field") == "time_control").select(
+        "source", "line_no", "reason"
+    ).rows() == [
+        (
+            "trf",
+            None,
+            "no time control is given (the manifest's time_control, lines 222 and 122 of the "
+            "file): the tournament is rated without checking it against what Elo Italia rates, "
+            "games of at least 120 minutes per player; give it in the manifest's time_control",
+        )
+    ]
+
+
+def test_the_time_control_range_is_the_one_in_force_when_the_tournament_was_played():
+    # an era from 2026-02-05 asks Elo Italia games of 150 minutes: a tournament that ended on
+    # 2026-02-02 (received on 2026-02-10) is judged by the era before, where 90+30 (120
+    # minutes) is in; one that ended on 2026-02-06 by the new one
+    later = (
+        '\n[[eras]]\neffective_from = 2026-02-05\nnote = "longer games"\n'
+        "  [eras.time_control]\n  min_minutes = 150\n"
+    )
+    text = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
+    longer = parse_rulebook((text + later).encode(), "elo_italia.toml")
+    header = replace(
+        HEADER, start_date=date(2026, 2, 1), end_date=date(2026, 2, 2), time_control="90+30"
+    )
+    row = {**ROW, "received_on": date(2026, 2, 10)}
+    assert _intake_of(_trf_text(2500002, header), row, longer).status == ACCEPTED
+    ended_later = {**row, "end_date": date(2026, 2, 6)}
+    intake = _intake_of(_trf_text(2500002, header), ended_later, longer)
+    assert intake.errors.get_column("reason").to_list() == [
+        "time control 90+30 is 120 minutes per player: Elo Italia rates games of at least 150 "
+        "minutes per player"
+    ]
 
 
 def test_a_file_whose_dates_cannot_be_read_is_not_said_to_give_none():

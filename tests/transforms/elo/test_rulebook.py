@@ -104,27 +104,36 @@ def test_unreadable_toml_is_refused():
 
 
 def test_a_rulebook_with_other_size_rules_says_where() -> None:
-    from transforms.elo.rulebook import size_rules_difference
+    from transforms.elo.rulebook import ingest_rules_difference
 
     text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")
     shipped = parse_rulebook(text.encode(), "elo_rapid.toml")
-    assert size_rules_difference(shipped, shipped) is None
+    assert ingest_rules_difference(shipped, shipped) is None
     # K 40 for newcomers changes no size rule
     other_k = parse_rulebook(
         text.replace("{ games_below = 30, k = 30 }", "{ games_below = 30, k = 40 }").encode(),
         "k.toml",
     )
-    assert size_rules_difference(other_k, shipped) is None
+    assert ingest_rules_difference(other_k, shipped) is None
     smaller = parse_rulebook(
         text.replace("min_players = 14", "min_players = 10").encode(), "small.toml"
     )
-    difference = size_rules_difference(smaller, shipped)
+    difference = ingest_rules_difference(smaller, shipped)
     assert difference is not None
     assert "asks 10 players and 6 rounds, the ingest's rulebook 14 and 6" in difference
+    # the time control and the arbiter's ratings are ingest rules too (issue 30)
+    slower = parse_rulebook(text.replace("max_minutes = 60", "max_minutes = 90").encode(), "t")
+    difference = ingest_rules_difference(slower, shipped)
+    assert difference is not None
+    assert "it rates 15 to 90 minutes per player, the ingest's rulebook 15 to 60" in difference
+    arbiter = parse_rulebook(
+        text.replace("arbiter_entry = false", "arbiter_entry = true").encode(), "a"
+    )
+    assert "arbiter ratings" in (ingest_rules_difference(arbiter, shipped) or "")
 
 
 def test_a_rulebook_starting_later_with_the_same_size_rules_differs_nowhere() -> None:
-    from transforms.elo.rulebook import size_rules_difference
+    from transforms.elo.rulebook import ingest_rules_difference
 
     text = default_rulebook_path("elo_rapid").read_text(encoding="utf-8")
     shipped = parse_rulebook(text.encode(), "elo_rapid.toml")
@@ -134,7 +143,7 @@ def test_a_rulebook_starting_later_with_the_same_size_rules_differs_nowhere() ->
         "later.toml",
     )
     assert later.eras[0].effective_from.isoformat() == "1998-01-01"
-    assert size_rules_difference(later, shipped) is None
+    assert ingest_rules_difference(later, shipped) is None
 
 
 def test_an_era_changing_the_calendar_is_refused_plainly():

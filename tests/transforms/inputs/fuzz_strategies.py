@@ -763,8 +763,7 @@ def read_trf(case: FuzzCase, context: FuzzContext) -> Read:
         arbiter_ratings=pl.DataFrame(schema={"start_number": pl.Int32, "arbiter_rating": pl.Int32}),
         registry_identity=context.registry_identity,
         merges=pl.DataFrame(schema={"provisional_id": pl.Utf8, "player_id": pl.Utf8}),
-        national_federation="ITA",
-        rulebook=context.rulebooks.get(str(row["system"])),
+        rulebook=context.rulebooks.get(str(row["system"])),  # its country: national lines
     )
     return Read(
         {"entries": intake.entries, "games": intake.games, "unmatched": intake.unmatched},

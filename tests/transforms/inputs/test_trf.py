@@ -1295,3 +1295,24 @@ def test_a_header_count_too_large_for_any_tournament_is_ignored_with_a_warning()
         ("2147483648", "number of players '2147483648' is not a count of players; ignored")
     ]
     assert parsed.tournament.get_column("declared_players").to_list() == [None]
+
+
+def test_the_time_control_lines_are_kept_as_written_with_their_line_numbers():
+    # the TRF-26 sample writes 122 on line 21 and the encoded 222 on line 27 (grep -n); the
+    # parser keeps the text, and intake reads what it gives per player
+    parsed = parse_trf((TRF_DIR / "Molrn_TRF__tests_example_trf26.trf").read_bytes())
+    header = parsed.tournament.row(0, named=True)
+    assert (
+        header["time_control"],
+        header["time_control_line"],
+        header["encoded_time_control"],
+        header["encoded_time_control_line"],
+    ) == ("100'x40+15'+30\"", 21, "40/6000+30:900+30", 27)
+    # a 222 line written twice keeps the first, with a warning, as every header record does
+    twice = parse_trf(b"222 5400+30\n222 40/6000+30:900+30\n")
+    assert twice.tournament.row(0, named=True)["encoded_time_control"] == "5400+30"
+    assert twice.problems.filter(pl.col("field") == "encoded time control").select(
+        "line_no", "severity"
+    ).rows() == [(2, "warning")]
+    blank = parse_trf(b"122 \n")
+    assert blank.tournament.select("time_control", "time_control_line").row(0) == (None, None)
