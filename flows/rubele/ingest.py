@@ -40,7 +40,7 @@ from flows.writes import (
     recorded_problems_section,
 )
 from schemas.draughts import DraughtsGameRow, DraughtsTournamentRow
-from schemas.problems import problem, problems_frame
+from schemas.problems import problem, problem_rows, problems_frame
 from transforms.inputs.draughts_csv import (
     DRAUGHTS_GAME_FIELDS,
     DRAUGHTS_TOURNAMENT_FIELDS,
@@ -118,8 +118,8 @@ def applying_list_date(row: dict[str, object]) -> date | None:
     received = row.get("received_on")
     if system not in RUBELE_SYSTEMS or not isinstance(received, date):
         return None
-    calendar = _shipped_rulebook(system).era_at(received).calendar
-    return first_list_taking(calendar, received)
+    # the calendar is one for every era, also before the variant is rated (no era then)
+    return first_list_taking(_shipped_rulebook(system).calendar, received)
 
 
 @functools.cache
@@ -127,6 +127,33 @@ def _shipped_rulebook(system: str) -> RubeleRulebook:
     """The shipped rulebook of a draughts system, read once per process (an ingest asks it for
     every listed tournament's calendar)."""
     return load_rubele_rulebook(system)
+
+
+def before_variant_start(typed: pl.DataFrame) -> pl.DataFrame:
+    """A warning for each listed tournament ending before its variant is rated (the shipped
+    rulebook's first era, RULES.md §3 Art. 9): it is stored, and every list sets it aside with
+    the reason; the analyst hears of it now."""
+    starts = pl.DataFrame(
+        [
+            {"variant": system.removeprefix("rubele_"), "rated_from": book.rated_from}
+            for system in RUBELE_SYSTEMS
+            for book in (_shipped_rulebook(system),)
+        ],
+        schema={"variant": pl.Utf8, "rated_from": pl.Date},
+    )
+    early = typed.join(starts, on="variant").filter(pl.col("end_date") < pl.col("rated_from"))
+    return problem_rows(
+        early,
+        "end_date",
+        pl.col("end_date"),
+        pl.format(
+            "ends before dama {} is rated (from {}, the rulebook's first era): no list will "
+            "rate it, each sets it aside",
+            pl.col("variant"),
+            pl.col("rated_from"),
+        ),
+        severity="warning",
+    )
 
 
 # what a draughts ingest counts, per delivery and in all
@@ -174,6 +201,7 @@ def ingest_delivery(
                 listing.file,
                 None,
             ),
+            _tagged(before_variant_start(typed), "draughts tournaments", listing.file, None),
         ],
         how="diagonal_relaxed",
     )
@@ -471,7 +499,7 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
             fill_receipt_windows(
                 con,
                 system,
-                lambda day, system=system: _shipped_rulebook(system).era_at(day).calendar,
+                lambda _day, system=system: _shipped_rulebook(system).calendar,
             )
         unrated = unrated_tournaments(con, run.run_id)
         totals["unrated"] = unrated.height

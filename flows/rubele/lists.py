@@ -40,9 +40,16 @@ from flows.warehouse import Warehouse, execute, query_frame, read_sql
 from schemas.draughts import PublishedCapitalRow
 from schemas.problems import empty_problems
 from transforms.inputs.registry import DatedSnapshots
+from transforms.lists.notes import first_named
 from transforms.lists.periods import cutoff_for
 from transforms.lists.published import PublishedList
-from transforms.rubele.lists import RubeleFacts, build_rubele_list, imported_capitals
+from transforms.rubele.lists import (
+    RubeleFacts,
+    build_rubele_list,
+    imported_capitals,
+    unrated_entries,
+    without_tournaments,
+)
 from transforms.rubele.rulebook import RubeleRulebook
 
 # --------------------------------------------------------------------------- ingest
@@ -143,6 +150,16 @@ def read_rubele_facts(
             read_sql("queries/rubele/last_played.sql"),
             {"system": context.system, "after": context.after},
         ),
+        # rescaling.upward = "first": the highest capital each player held before the window
+        peaks=query_frame(
+            con,
+            read_sql("queries/rubele/peak_capitals.sql"),
+            {
+                "system": context.system,
+                "scenario": context.scenario,
+                "list_date": context.list_date,
+            },
+        ),
     )
 
 
@@ -155,6 +172,10 @@ def rubele_report(
     rows = published.rows
     rulebook = context.rulebook
     set_aside = published.excluded.join(quarantined, on="tournament_id", how="anti")
+    # an era that rates only some categories (rated.categories): who played without a capital
+    not_rated = unrated_entries(
+        without_tournaments(facts, published.excluded.get_column("tournament_id")), rulebook
+    ).get_column("player_id")
     moved = rows.filter(pl.col("games") > 0).sort("period_change", descending=True)
     promoted = rows.filter(
         pl.col("previous_category").is_not_null()
@@ -175,6 +196,12 @@ def rubele_report(
         f"entries: {rows.filter(pl.col('rating_basis') == 'foreign').height}; category "
         f"promotions: {promoted.height}",
     ]
+    if not_rated.len():
+        lines.append(
+            f"- players not rated (their category is not rated in the era of their tournaments: "
+            f"no capital, no list row): {not_rated.n_unique()} "
+            f"({first_named(sorted(set(not_rated.to_list())), MAX_LISTED)})"
+        )
     # ties in player id order, so the same list always reports the same players
     moves = moved.with_columns(pl.col("period_change").alias("change"))
     lines += moves_sections(

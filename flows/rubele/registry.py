@@ -8,21 +8,30 @@ from dataclasses import replace
 from datetime import date
 
 import duckdb
+import polars as pl
 from prefect import flow
 
 from flows.publishing.importing import imported_lists_completed
 from flows.registry import RegistryKind, load_snapshot
 from flows.rubele.ingest import recheck_quarantined
 from flows.rubele.lists import rubele_list_import
-from flows.rubele.rulebook import RUBELE_SYSTEMS
+from flows.rubele.rulebook import RUBELE_SYSTEMS, load_rubele_rulebook
 from flows.runtime import RunRecord, failure_recorded
 from schemas.draughts import FidPlayer
 from transforms.inputs.draughts_csv import type_fid_players
 
+
+def type_fid_snapshot(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """players.csv typed, with each variant's own country from its shipped rulebook
+    (``federation.country``): a capital given to one of its players is a warning."""
+    books = [load_rubele_rulebook(system) for system in RUBELE_SYSTEMS]
+    return type_fid_players(raw, {book.variant: book.country for book in books})
+
+
 FID_REGISTRY = RegistryKind(
     "fid-registry",
     "FID registry",
-    type_fid_players,
+    type_fid_snapshot,
     FidPlayer,
     "fid_registry_load",
     "fid_registry_player",

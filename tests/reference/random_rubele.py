@@ -8,16 +8,17 @@ shrink a failure to a handful of rows; every other choice shrinks towards the si
 (draws, 100 % validity, every pairing counted, the base era).
 
 A history has players entering at every kind of capital (below the 500 minimum, on and around
-the thresholds 2000 / 3000 / 3900) and tournaments spread over the eras of the rulebooks (before
-1970, before and after the minimum of 1994-01-16, before and after the Q term of 2022-01-01,
-the effective dates themselves), valid at 100 % or 50 %, overlapping in time, often ending on
-the same day (the start date, possibly missing, and the id decide), with round-robins and
-Swiss-like rounds where some pairings do not count and some participants have no counted game.
-A few "regular" players join most tournaments, so that players carry their capital through
-many tournaments and waves. One player in three is known to have reached a capital 300 above
-his own (a category held from before), and the pairings that do not count are forfeits or
-withdrawals with a winner (the games carry their kind), so that the rulebooks' non-default
-settings (``ALTERNATIVE_RULEBOOKS``) have something to act on; the default settings ignore both.
+the thresholds 2000 / 3000 / 3900) and tournaments spread over the eras of the rulebooks (from
+dama italiana's start on 1987-01-01, the later of the two variants', before and after the
+minimum of 1994-01-16, before and after the Q term of 2022-01-01, the effective dates
+themselves), valid at 100 % or 50 %, overlapping in time, often ending on the same day (the
+start date, possibly missing, and the id decide), with round-robins and Swiss-like rounds where
+some pairings do not count and some participants have no counted game. A few "regular" players
+join most tournaments, so that players carry their capital through many tournaments and waves.
+One player in three is known to have held a capital 300 above his own (a higher capital on an
+earlier list), which the first-time rescaling reads (the default), and the pairings that do not
+count are forfeits or withdrawals with a winner (the games carry their kind), so that the
+rulebooks' non-default settings (``ALTERNATIVE_RULEBOOKS``) have something to act on.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ GAME_SCHEMA: dict[str, Any] = {
 }
 # a generated history's games: every pairing with its kind (the rulebook picks the counted ones)
 KIND_GAME_SCHEMA: dict[str, Any] = GAME_SCHEMA | {"kind": pl.Utf8}
-REACHED_ABOVE = 300  # one player in three has reached his capital + this before the history
+REACHED_ABOVE = 300  # one player in three has held his capital + this before the history
 
 # capitals on the edges of the rules, drawn now and then: the thresholds of both variants and
 # their neighbours, the minimum, the hand-checked cases, the debutants' entry capitals
@@ -81,16 +82,17 @@ EDGE_CAPITALS = (
     5200,
 )
 # end dates are epoch + 7 x week: the first shrinks to the base era; then one inside the era
-# of the minimum and one inside that of Q; the others straddle the first era's start
-# (1970-01-01), the minimum (1994-01-16) and the Q term (2022-01-01) and land on the effective
-# dates themselves
+# of the minimum and one inside that of Q; the others straddle the minimum (1994-01-16) and the
+# Q term (2022-01-01) and land on the effective dates themselves, the last starts on dama
+# italiana's first day (a tournament before a variant's start is refused: see
+# test_reference.py)
 EPOCHS = (
-    date(1985, 3, 3),
+    date(1990, 3, 4),
     date(2010, 3, 7),
     date(2023, 3, 5),
     date(1993, 12, 19),
     date(2021, 12, 4),
-    date(1969, 12, 10),
+    date(1987, 1, 1),
 )
 RESULTS = (0.5, 1.0, 0.0)  # the first is what results shrink to
 
@@ -156,20 +158,24 @@ def alternative_rulebooks() -> list[tuple[str, RubeleRulebook]]:
                 'by = ["end_date", "start_date", "tournament_id"]',
                 'by = ["start_date", "end_date", "tournament_id"]',
             ),
+            ('upward = "first"', 'upward = "every"'),
             ("downward = false", "downward = true"),
             ('factor_stage = "before_rescaling"', 'factor_stage = "after_rescaling"'),
             ("difference_cap = 0 ", "difference_cap = 700 "),
             ("counted_for_loser = []", 'counted_for_loser = ["forfeit"]'),
+            ('scale = "one"', 'scale = "fid"'),
             era_change(
                 "italiana",
                 "1994-01-16",
-                '  [eras.rescaling]\n  upward = "first"\n  [eras.validity]\n  factor_on_q = true\n',
+                '  [eras.rescaling]\n  upward = "first"\n  [eras.validity]\n  factor_on_q = true\n'
+                '  [eras.points]\n  scale = "one"\n',
             ),
             era_change(
                 "italiana",
                 "2022-01-01",
                 "  [eras.rescaling]\n  downward = false\n"
-                '  [eras.games]\n  counted_for_loser = ["forfeit", "withdrawn"]\n',
+                '  [eras.games]\n  counted_for_loser = ["forfeit", "withdrawn"]\n'
+                '  [eras.capital]\n  rounding = "half_down"\n',
             ),
         ],
     )
@@ -180,11 +186,16 @@ def alternative_rulebooks() -> list[tuple[str, RubeleRulebook]]:
                 'by = ["end_date", "start_date", "tournament_id"]',
                 'by = ["end_date", "tournament_id"]',
             ),
-            ('upward = "every"', 'upward = "first"'),
+            ('upward = "first"', 'upward = "every"'),
             ("factor_on_q = false", "factor_on_q = true"),
             ("difference_cap = 0 ", "difference_cap = 400 "),
             ("counted_for_loser = []", 'counted_for_loser = ["withdrawn"]'),
-            era_change("internazionale", "2022-01-01", "  [eras.rescaling]\n  downward = true\n"),
+            ('rounding = "half_up"', 'rounding = "half_down"'),
+            era_change(
+                "internazionale",
+                "2022-01-01",
+                '  [eras.rescaling]\n  downward = true\n  [eras.points]\n  scale = "fid"\n',
+            ),
         ],
     )
     return [

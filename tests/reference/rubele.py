@@ -7,8 +7,8 @@ evaluated in the same order the engine contract fixes, so that both give bit-ide
 The semantics, in the order they are applied (the era's keys in brackets):
 
 1. Tournaments in order of the rulebook's columns [order.by] (by default end date, start date,
-   id; a missing start date first); each computed under the era in force on its end date (the
-   first era before the first one starts).
+   id; a missing start date first); each computed under the era in force on its end date. A
+   tournament ending before the first era starts is refused: the variant is not rated yet.
 2. Inside a tournament every participant plays with the capital held before it (CI), for
    himself and as an opponent.
 3. A game counts when played over the board; when the games carry a kind, a forfeit or a
@@ -17,20 +17,24 @@ The semantics, in the order they are applied (the era's keys in brackets):
    floor.
 4. PA = Σ PA(CI - CI_opponent) over his counted games, the difference capped at ±cap when the
    era has one [expected.difference_cap], each PA(n) taken as a whole number of pico-points (so
-   the sum is exact in any order); PO = Σ points; D = PO - PA; V = S(CI) × D × validity factor
+   the sum is exact in any order); PO = Σ points; D = (PO - PA) × 2 on the FID's 2 / 1 / 0
+   points scale, PO - PA on 1 / ½ / 0 [points.scale]; V = S(CI) × D × validity factor
    (the factor taken as 1 when it applies after the rescaling [validity.factor_stage]);
    X = CI + V.
 5. Upward threshold rescaling of X, one threshold after the other, starting from CI's band:
    X = T + (X - T) × S_new / S_old; when the era rescales only the first time
-   [rescaling.upward = "first"], a threshold the player had reached before (his ``reached``
-   capital, then every final capital since) is crossed without rescaling and S_old stays.
+   [rescaling.upward = "first"], a threshold the player had passed before (his ``reached``
+   capital, then every final capital since, strictly above T: one equal to T has not passed
+   it) is crossed without rescaling and S_old stays.
    Downward, when the era has it [rescaling.downward]: X = T - (T - X) × S_new / S_old.
 6. After the rescaling when the era says so: X = CI + (X - CI) × validity factor.
 7. X += Q (when the era has one; × the validity factor when the era says so
    [validity.factor_on_q]).
 8. X below the era's minimum (when it has one) is raised to it.
-9. CF = floor(X + 0.5 + 1e-9) (halves up, so that 4.4999999999 from a decimal table's binary
-   arithmetic rounds as the exact 4.5 would), the capital for the next tournament.
+9. CF = X rounded to the nearest whole number: floor(X + 0.5 + 1e-9) with halves up, or
+   ceil(X - 0.5 - 1e-9) with halves down [capital.rounding] (so that 4.4999999999 from a
+   decimal table's binary arithmetic rounds as the exact 4.5 would), the capital for the next
+   tournament.
 10. Waves: a tournament's wave is 0 when none of its participants entered an earlier one (in
     the order of 1.), else 1 + the highest wave of its participants' previous tournaments.
 """
@@ -49,7 +53,7 @@ from transforms.rubele.rulebook import RubeleEra, RubeleRulebook
 Row = dict[str, Any]
 PA_UNITS = 10**12  # PA(n) in whole pico-points: sums exact in any order
 PA_UNIT = 1e-12  # PA = (sum of pico-points) x PA_UNIT, one IEEE multiplication
-HALF_UP_TOLERANCE = 1e-9  # binary arithmetic on a decimal table must not turn a half down
+HALF_TOLERANCE = 1e-9  # binary arithmetic on a decimal table must not move a half
 
 CAPITAL_DTYPES: dict[str, Any] = {
     "player_id": pl.Utf8,
@@ -109,11 +113,13 @@ class ReferenceResult:
 
 
 def era_for(rulebook: RubeleRulebook, end: date) -> RubeleEra:
-    """The last era starting on or before ``end``; the first era when none does."""
-    chosen = rulebook.eras[0]
+    """The last era starting on or before ``end`` (none before the first: not rated yet)."""
+    chosen = None
     for era in rulebook.eras:
         if era.effective_from <= end:
             chosen = era
+    if chosen is None:
+        raise ValueError(f"{end} is before {rulebook.system} is rated")
     return chosen
 
 
@@ -147,9 +153,12 @@ def game_counts(game: Row, era: RubeleEra) -> bool:
     return kind in era.counted_for_loser and lost and game["opponent_id"] is not None
 
 
-def round_half_up(x: float) -> int:
-    """Halves up, an X within 1e-9 below a half counting as the half."""
-    return math.floor(x + 0.5 + HALF_UP_TOLERANCE)
+def round_final(x: float, era: RubeleEra) -> int:
+    """To the nearest whole number, a half up or down as the era says; an X within 1e-9 of a
+    half counts as the half."""
+    if era.rounding == "half_down":
+        return math.ceil(x - 0.5 - HALF_TOLERANCE)
+    return math.floor(x + 0.5 + HALF_TOLERANCE)
 
 
 def capital_after(
@@ -160,8 +169,9 @@ def capital_after(
     counted: bool = True,
     reached: int | None = None,
 ) -> Outcome:
-    """CF of a player with capital ``ci`` and D = PO - PA in one tournament (steps 3-9);
-    ``reached``: the highest capital he had reached before (``ci`` when not given)."""
+    """CF of a player with capital ``ci`` and PO - PA = ``d`` (1 / ½ / 0 scale) in one
+    tournament (steps 3-9); ``reached``: the highest capital he had held before (``ci`` when
+    not given)."""
     reached = ci if reached is None else max(ci, reached)
     s = era.s_for(ci)
     s_by_band = [era.s_below, era.s_between, era.s_above]
@@ -172,6 +182,7 @@ def capital_after(
     if not counted:
         return Outcome(s, factor, 0.0, float(ci), 0, 0, 0, False, ci)
 
+    d = d * era.points_per_win  # PO and PA both doubled on the FID's 2 / 1 / 0
     variation = s * d if after_rescaling else s * d * factor
     x = ci + variation
 
@@ -184,8 +195,8 @@ def capital_after(
             threshold = thresholds[i]
             if x <= threshold:
                 break
-            if era.rescale_upward == "first" and reached >= threshold:
-                recrossed += 1  # reached before: no rescaling, S stays
+            if era.rescale_upward == "first" and reached > threshold:
+                recrossed += 1  # passed before: no rescaling, S stays
                 continue
             s_new = s_by_band[i + 1]
             x = threshold + (x - threshold) * s_new / s_cur
@@ -218,9 +229,9 @@ def capital_after(
         x = era.minimum
         floored = True
 
-    # 9. only the final capital is rounded, halves up
+    # 9. only the final capital is rounded
     return Outcome(
-        s, factor, variation, rescaled, crossings, recrossed, q, floored, round_half_up(x)
+        s, factor, variation, rescaled, crossings, recrossed, q, floored, round_final(x, era)
     )
 
 

@@ -12,6 +12,7 @@ dropped for both players) is applied when a list is computed (``transforms.rubel
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 
 import polars as pl
@@ -21,9 +22,6 @@ from schemas.problems import PROBLEM_SCHEMA, problem_rows
 from transforms.inputs.tabular import FieldSpec, type_columns
 
 TOURNAMENTS_FILE = "tournaments.csv"
-# the FID's own country: its players enter by category, a foreign one with his given capital
-FID_COUNTRY = "ITA"
-
 FID_PLAYER_FIELDS = [
     FieldSpec("player_id", "text", required=True),
     FieldSpec("name", "text", required=True),
@@ -67,10 +65,13 @@ def _typed(raw: pl.DataFrame, fields: list[FieldSpec]) -> tuple[pl.DataFrame, pl
     return typed.select("line_no", *[spec.name for spec in fields]), problems
 
 
-def type_fid_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def type_fid_players(
+    raw: pl.DataFrame, own_countries: Mapping[str, str]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """players.csv of the FID registry typed; a capital given for a player of the federation's
-    own country is a warning (RULES.md §3: only a foreign player enters with the capital given
-    in the input; the lists ignore it)."""
+    own country (``own_countries``: per variant, the rulebook's ``federation.country``) is a
+    warning (RULES.md §3: only a foreign player enters with the capital given in the input; the
+    lists ignore it)."""
     typed, problems = _typed(raw, FID_PLAYER_FIELDS)
     typed = typed.with_columns(
         pl.col("sex").str.to_uppercase(),
@@ -80,7 +81,8 @@ def type_fid_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     ignored = [
         typed.filter(
-            (pl.col("country") == FID_COUNTRY) & pl.col(f"capital_{variant}").is_not_null()
+            (pl.col("country") == own_countries[variant])
+            & pl.col(f"capital_{variant}").is_not_null()
         ).select(
             pl.col("line_no").cast(pl.Int32),
             pl.lit(f"capital_{variant}").alias("field"),
@@ -89,7 +91,7 @@ def type_fid_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
                 "player_id {} is of {}: only a foreign player enters with the registry's "
                 "capital, so this one is ignored (he enters by his category)",
                 "player_id",
-                pl.lit(FID_COUNTRY),
+                pl.lit(own_countries[variant]),
             ).alias("reason"),
             pl.lit("warning").alias("severity"),
         )

@@ -10,18 +10,23 @@ Per participant p of tournament t, over his counted games (RULES.md §3; every c
 marked "era" is a key of the era's rulebook):
 ``PA = Σ PA(n)`` (d capped at ``expected.difference_cap`` when it has one; each PA(n) taken to
 12 decimals, as whole pico-points, so that the sum is exact and does not depend on the order of
-the games), ``D = PO − PA``, ``V = S × D × f`` (f the validity factor; 1 here when the era applies
-it after the rescaling), ``X = CI + V``, the upward threshold rescaling
-``X = T + (X − T) × S_new / S_old`` at each threshold crossed (every time, or only at a threshold
-the player never reached before: ``rescaling.upward``), the downward one
-``X = T − (T − X) × S_new / S_old`` when the era has it, ``X = CI + (X − CI) × f`` when the factor
-comes after the rescaling, then ``+ Q`` (× f when the era says so), the minimum, and only then
-the rounding of the final capital (halves up, with a tolerance of 1e-9 so that binary
-arithmetic on a decimal conversion table cannot turn an exact half down).
+the games), ``D = (PO − PA) × w`` (w = 1 on the 1 / ½ / 0 points scale, 2 on the FID's 2 / 1 / 0:
+``points.scale``), ``V = S × D × f`` (f the validity factor; 1 here when the era applies it after
+the rescaling), ``X = CI + V``, the upward threshold rescaling
+``X = T + (X − T) × S_new / S_old`` at each threshold crossed (every time, or only the first time
+the player passes it: ``rescaling.upward``), the downward one ``X = T − (T − X) × S_new / S_old``
+when the era has it, ``X = CI + (X − CI) × f`` when the factor comes after the rescaling, then
+``+ Q`` (× f when the era says so), the minimum, and only then the rounding of the final capital
+to the nearest whole number (an exact half up, or down: ``capital.rounding``; with a tolerance
+of 1e-9 so that binary arithmetic on a decimal conversion table cannot move an exact half).
 
-"Reached" is the highest capital the player is known to have reached: the capitals' optional
-``reached`` column (what lists before the run tell, e.g. the threshold of the category held),
-then every final capital of the run.
+"Reached" is the highest capital the player is known to have held: the capitals' optional
+``reached`` column (what lists before the run tell: their capitals, the threshold of the
+category held), then every final capital of the run. A threshold T is passed the first time
+when "reached" is not above T: a capital equal to T has not passed it (RULES.md §3, CI 3900).
+
+A tournament ending before the rulebook's first era is refused (the variant is not rated yet:
+a list sets it aside first, see ``before_start``), as is a validity without a factor.
 """
 
 from __future__ import annotations
@@ -78,7 +83,9 @@ VARIATION_COLUMNS: dict[str, pl.DataType] = {
 MAX_DIFFERENCE = 20_000
 PA_UNITS = 10**12  # PA(n) in whole pico-points: integer sums are exact in any order
 PA_UNIT = 1e-12  # PA = (sum of pico-points) x PA_UNIT
-HALF_UP_TOLERANCE = 1e-9
+# an X within this of a half counts as the half (binary arithmetic on a decimal table must not
+# move an exact half across it)
+HALF_TOLERANCE = 1e-9
 
 
 def pa_units(expected: float) -> int:
@@ -102,6 +109,25 @@ def era_indices(end_dates: pl.Series, rulebook: RubeleRulebook) -> pl.Series:
     # search_sorted counts eras started by the end date (unsigned): 0 means before the first
     started = starts.search_sorted(end_dates, side="right").cast(pl.Int64)
     return (started - 1).clip(0).cast(pl.Int32).alias("era")
+
+
+def before_start(tournaments: pl.DataFrame, rulebook: RubeleRulebook) -> pl.DataFrame:
+    """The tournaments (tournament_id, reason) ending before the rulebook's first era: the
+    variant was not rated yet (RULES.md §3, Art. 9), the list sets them aside with the reason."""
+    start = rulebook.rated_from
+    return (
+        tournaments.filter(pl.col("end_date") < start)
+        .select(
+            "tournament_id",
+            pl.format(
+                "ends on {}, before dama {} is rated (from {}, the rulebook's first era)",
+                pl.col("end_date"),
+                pl.lit(rulebook.variant),
+                pl.lit(str(start)),
+            ).alias("reason"),
+        )
+        .sort("tournament_id")
+    )
 
 
 def tournament_order(tournaments: pl.DataFrame, rulebook: RubeleRulebook) -> pl.DataFrame:
@@ -258,8 +284,8 @@ def _expected_table(rulebook: RubeleRulebook) -> pl.Series:
 
 
 # the era's numbers and switches a wave reads, as columns
-ERA_INTEGERS = ("low", "high", "s_below", "s_between", "s_above", "q_term", "minimum")
-ERA_SWITCHES = ("first_only", "downward", "factor_after", "factor_on_q")
+ERA_INTEGERS = ("low", "high", "s_below", "s_between", "s_above", "per_win", "q_term", "minimum")
+ERA_SWITCHES = ("first_only", "downward", "factor_after", "factor_on_q", "half_down")
 
 
 def _era_frame(eras: tuple[RubeleEra, ...]) -> pl.DataFrame:
@@ -277,12 +303,14 @@ def _era_frame(eras: tuple[RubeleEra, ...]) -> pl.DataFrame:
                     "s_below": era.s_below,
                     "s_between": era.s_between,
                     "s_above": era.s_above,
+                    "per_win": era.points_per_win,
                     "q_term": era.q,
                     "minimum": era.minimum,
                     "first_only": era.rescale_upward == "first",
                     "downward": era.rescale_downward,
                     "factor_after": era.validity_factor_stage == "after_rescaling",
                     "factor_on_q": era.validity_factor_on_q,
+                    "half_down": era.rounding == "half_down",
                 }
             )
     return pl.DataFrame(rows).cast(
@@ -340,6 +368,7 @@ class _Features:
     downward: bool  # rescaling.downward
     factor_after: bool  # validity.factor_stage = "after_rescaling"
     factor_on_q: bool  # validity.factor_on_q
+    half_down: bool  # capital.rounding = "half_down"
 
     @staticmethod
     def of(eras: tuple[RubeleEra, ...]) -> _Features:
@@ -348,6 +377,7 @@ class _Features:
             downward=any(era.rescale_downward for era in eras),
             factor_after=any(era.validity_factor_stage == "after_rescaling" for era in eras),
             factor_on_q=any(era.validity_factor_on_q for era in eras),
+            half_down=any(era.rounding == "half_down" for era in eras),
         )
 
 
@@ -373,7 +403,10 @@ def _update_stages(features: _Features) -> list[list[pl.Expr]]:
         [
             pl.when(counted)
             .then(
-                pl.col("s").cast(pl.Float64) * (pl.col("points") - pl.col("expected")) * factor_on_v
+                pl.col("s").cast(pl.Float64)
+                # D on the era's points scale: PO and PA doubled on the FID's 2 / 1 / 0 (exact)
+                * ((pl.col("points") - pl.col("expected")) * pl.col("per_win").cast(pl.Float64))
+                * factor_on_v
             )
             .otherwise(0.0)
             .alias("variation")
@@ -382,10 +415,10 @@ def _update_stages(features: _Features) -> list[list[pl.Expr]]:
         [(counted & below & (x > low)).alias("_cross_low")],
     ]
     # a threshold crossed upward is rescaled unless the era rescales only the first time and
-    # the player had reached it before
+    # the player had been strictly above it before (a capital equal to T has not passed T)
     rescale_low, rescale_high = pl.col("_cross_low"), pl.col("_cross_high")
     if features.first:
-        first_time = ~pl.col("first_only") | (pl.col("reached") < pl.col("low"))
+        first_time = ~pl.col("first_only") | (pl.col("reached") <= pl.col("low"))
         stages.append([(pl.col("_cross_low") & first_time).alias("_rescale_low")])
         rescale_low = pl.col("_rescale_low")
     stages += [
@@ -402,7 +435,7 @@ def _update_stages(features: _Features) -> list[list[pl.Expr]]:
         [(pl.col("_may_cross_high") & (pl.col("_after_low") > high)).alias("_cross_high")],
     ]
     if features.first:
-        first_time = ~pl.col("first_only") | (pl.col("reached") < pl.col("high"))
+        first_time = ~pl.col("first_only") | (pl.col("reached") <= pl.col("high"))
         stages.append([(pl.col("_cross_high") & first_time).alias("_rescale_high")])
         rescale_high = pl.col("_rescale_high")
     rescaled = (
@@ -475,24 +508,20 @@ def _update_stages(features: _Features) -> list[list[pl.Expr]]:
             .otherwise(pl.col("q").cast(pl.Float64))
         )
     with_q = before_q + q_added
+    unrounded = (
+        pl.when(pl.col("floored")).then(pl.col("minimum").cast(pl.Float64)).otherwise(with_q)
+    )
+    rounded = (unrounded + 0.5 + HALF_TOLERANCE).floor()
+    if features.half_down:
+        rounded = (
+            pl.when(pl.col("half_down"))
+            .then((unrounded - 0.5 - HALF_TOLERANCE).ceil())
+            .otherwise(rounded)
+        )
     return [
         *stages,
         [(counted & (pl.col("minimum") > 0) & (with_q < pl.col("minimum"))).alias("floored")],
-        [
-            pl.when(counted)
-            .then(
-                (
-                    pl.when(pl.col("floored"))
-                    .then(pl.col("minimum").cast(pl.Float64))
-                    .otherwise(with_q)
-                    + 0.5
-                    + HALF_UP_TOLERANCE
-                ).floor()
-            )
-            .otherwise(initial)
-            .cast(pl.Int32)
-            .alias("final")
-        ],
+        [pl.when(counted).then(rounded).otherwise(initial).cast(pl.Int32).alias("final")],
     ]
 
 
@@ -522,7 +551,11 @@ def apply_tournaments(
     """Every tournament applied in order, wave by wave, from the capitals before them.
 
     ``capitals`` may carry ``reached`` (REACHED_COLUMN) and ``games`` may carry ``kind``
-    (KIND_COLUMN): without them, every capital is the highest reached and every game counts."""
+    (KIND_COLUMN): without them, every capital is the highest reached and every game counts.
+    A tournament ending before the rulebook's first era is refused (``before_start``)."""
+    early = before_start(tournaments, rulebook)
+    if early.height:
+        raise RubeleInputError(f"tournament {early.item(0, 0)!r} {early.item(0, 1)}")
     ids = capitals.select("player_id", pl.int_range(pl.len(), dtype=pl.Int32).alias("position"))
     if ids.get_column("player_id").n_unique() != ids.height:
         raise RubeleInputError("a player has two starting capitals")
@@ -699,9 +732,10 @@ def capital_after(
     counted: bool = True,
     reached: int | None = None,
 ) -> int:
-    """The final capital for a given D, through the same expressions as the engine (the
-    regulation's hand-checked cases give D directly); ``reached``: the highest capital the
-    player had reached before (his capital when not given)."""
+    """The final capital for a given D (on the 1 / ½ / 0 scale: the era's points scale
+    multiplies it), through the same expressions as the engine (the regulation's hand-checked
+    cases give D directly); ``reached``: the highest capital the player had held before (his
+    capital when not given)."""
     if validity not in era.validity_factors:
         raise RubeleInputError(f"validity {validity} % has no factor in the era")
     era_row = _era_frame((era,)).filter(pl.col("validity") == validity).drop("era", "validity")

@@ -2,7 +2,8 @@
 
 Same file shape and loader as the FSI rulebooks (``transforms/lists/eras.py``): an era names only
 what changes; every era is merged and checked once. A tournament is computed under the era in
-force on its end date (§4).
+force on its end date (§4). The first era's ``effective_from`` is the day the variant starts
+being rated (Art. 9): a tournament ending before it is not rated.
 """
 
 from __future__ import annotations
@@ -23,11 +24,23 @@ from transforms.lists.eras import (
 )
 
 EXPECTED_MODES = ("gauss", "banded")
-ROUNDING_MODES = ("half_up",)
+# capital.rounding: the final capital to the nearest whole number, an exact half up or down
+ROUNDING_MODES = ("half_up", "half_down")
 VARIANTS = ("italiana", "internazionale")
-# rescaling.upward: at every upward crossing of a band threshold, or only at the first one
-# (the player had never reached that threshold before the tournament)
+# rescaling.upward: at every upward crossing of a band threshold, or only the first time the
+# player passes it (his capital had never been strictly above it before the tournament)
 UPWARD_RESCALINGS = ("every", "first")
+# points.scale: PO and PA per game on 1 / ½ / 0, or on the FID's 2 / 1 / 0 (both doubled, so D
+# and V double); the points each scale gives a win
+POINTS_PER_WIN = {"one": 1, "fid": 2}
+# rated.categories: every category (and a player without one), or a list of categories
+ALL_CATEGORIES = "all"
+# rated.unrated_opponents: a game against a player whose category is not rated is dropped for
+# both, or counted for the rated player against the unrated one's entry capital
+UNRATED_OPPONENT_RULES = ("dropped", "entry_capital")
+# debutants.italiana_category: the dama italiana category that may give a dama internazionale
+# debutant a higher entry capital (Art. 9, second sentence)
+ITALIANA_CATEGORY_KEY = "debutants.italiana_category"
 # validity.factor_stage: the factor multiplies V before the threshold rescaling, or the change
 # CI -> X once rescaled
 FACTOR_STAGES = ("before_rescaling", "after_rescaling")
@@ -60,8 +73,9 @@ class RubeleEra:
     difference_cap: int  # |d| above it counts as it for PA (0: no cap)
     rescale_upward: str  # UPWARD_RESCALINGS
     rescale_downward: bool  # X = T - (T - X) x S_new / S_old at a threshold crossed downward
+    points_scale: str  # a key of POINTS_PER_WIN
     minimum: int  # a lower capital is raised to it (0: no minimum)
-    rounding: str
+    rounding: str  # ROUNDING_MODES
     q: int  # anti-deflation term per valid tournament with a counted game
     validity_factors: dict[int, float]  # validity percentage -> factor
     validity_factor_stage: str  # FACTOR_STAGES
@@ -70,12 +84,22 @@ class RubeleEra:
     tournament_order: tuple[str, ...]  # ORDER_COLUMNS, the same in every era
     debutant_capitals: dict[str, int]  # registry category -> entry capital
     debutant_default: int  # every other category
+    # dama internazionale only: dama italiana category -> entry capital, when it gives more
+    italiana_debutant_capitals: dict[str, int]
+    rated_categories: tuple[str, ...] | None  # the categories rated (None: every one)
+    unrated_opponents: str  # UNRATED_OPPONENT_RULES
+    country: str  # the federation's own country code in the registry, the same in every era
     category_order: tuple[str, ...]
     category_thresholds: dict[str, int]
     categories_never_lowered: bool
     activity_months: int
     youth_age: int
     youth_age_on: str  # one of YOUTH_AGE_DAYS
+
+    @property
+    def points_per_win(self) -> int:
+        """What a won game is worth on the era's points scale (1, or 2 on the FID's)."""
+        return POINTS_PER_WIN[self.points_scale]
 
     def s_for(self, capital: float) -> int:
         """S for a capital before the tournament (the regulation's three bands)."""
@@ -110,6 +134,22 @@ class RubeleRulebook:
     def tournament_order(self) -> tuple[str, ...]:
         """The columns that order every tournament of the history (one order for all eras)."""
         return self.eras[0].tournament_order
+
+    @property
+    def rated_from(self) -> date:
+        """The day the variant starts being rated: the first era's (Art. 9)."""
+        return self.eras[0].effective_from
+
+    @property
+    def calendar(self) -> Calendar:
+        """The list calendar (one for every era: ``parse_eras`` refuses a change), also for a
+        day before the variant starts."""
+        return self.eras[0].calendar
+
+    @property
+    def country(self) -> str:
+        """The federation's own country code (the same in every era)."""
+        return self.eras[0].country
 
     def era_at(self, on: date) -> RubeleEra:
         return era_in_force(self.system, self.eras, on)
@@ -184,23 +224,31 @@ def _tournament_order(reader: EraReader) -> tuple[str, ...]:
     return order
 
 
-def _rescale_upward(reader: EraReader, low: int, high: int, thresholds: dict[str, int]) -> str:
-    mode = reader.choice("rescaling.upward", UPWARD_RESCALINGS)
-    # "first" is known across lists only through the category held (the previous list's): each
-    # band threshold must be a category threshold, and a category never lost
-    if mode == "first" and not {low, high} <= set(thresholds.values()):
-        raise reader.fail(
-            "rescaling.upward",
-            '= "first" needs bands.low and bands.high among categories.thresholds (the '
-            "promotion thresholds: the category held records that a threshold was reached)",
-        )
-    if mode == "first" and not reader.flag("categories.never_lowered"):
-        raise reader.fail(
-            "rescaling.upward",
-            '= "first" needs categories.never_lowered = true (a lost '
-            "category would forget that a threshold was reached)",
-        )
-    return mode
+def _rated_categories(reader: EraReader, order: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``rated.categories``: "all" (None), or distinct categories of ``categories.order``."""
+    value = reader.get("rated.categories")
+    if value == ALL_CATEGORIES:
+        return None
+    return _names(reader, "rated.categories", order, allow_empty=False)
+
+
+def _italiana_debutants(reader: EraReader, variant: str) -> dict[str, int]:
+    """``debutants.italiana_category``: dama internazionale only (may be empty)."""
+    if variant == "italiana":
+        if reader.has(ITALIANA_CATEGORY_KEY):
+            raise reader.fail(
+                ITALIANA_CATEGORY_KEY,
+                "is a rule of dama internazionale only (a debutant's dama italiana category)",
+            )
+        return {}
+    return reader.ratings(ITALIANA_CATEGORY_KEY, allow_empty=True, maximum=20_000)
+
+
+def _country(reader: EraReader) -> str:
+    country = reader.text("federation.country")
+    if not (len(country) == 3 and country.isascii() and country.isalpha() and country.isupper()):
+        raise reader.fail("federation.country", f"must be a three-letter code, not {country!r}")
+    return country
 
 
 def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> RubeleEra:
@@ -222,14 +270,21 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
     table = _banded(tables, reader.text("expected.table"), reader) if named else ()
     bands = table if mode == "banded" else ()
     order = tuple(reader.get("categories.order"))
+    variant = reader.choice("variant", VARIANTS)
     debutants = reader.ratings("debutants.capital", maximum=20_000)
+    italiana_debutants = _italiana_debutants(reader, variant)
     thresholds = reader.ratings("categories.thresholds", maximum=20_000)
     reader.categories_known(
-        order, {"debutants.capital": debutants, "categories.thresholds": thresholds}
+        order,
+        {
+            "debutants.capital": debutants,
+            ITALIANA_CATEGORY_KEY: italiana_debutants,
+            "categories.thresholds": thresholds,
+        },
     )
     return RubeleEra(
         system=system,
-        variant=reader.choice("variant", VARIANTS),
+        variant=variant,
         effective_from=reader.effective_from(),
         note=str(reader.values.get("note", "")),
         calendar=reader.calendar(),
@@ -242,8 +297,9 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
         gauss_scale=reader.positive("expected.gauss_scale"),
         expected_bands=bands,
         difference_cap=reader.integer("expected.difference_cap", 0, MAX_DIFFERENCE_CAP),
-        rescale_upward=_rescale_upward(reader, low, high, thresholds),
+        rescale_upward=reader.choice("rescaling.upward", UPWARD_RESCALINGS),
         rescale_downward=reader.flag("rescaling.downward"),
+        points_scale=reader.choice("points.scale", tuple(POINTS_PER_WIN)),
         minimum=reader.integer("capital.minimum", 0, 20_000),
         rounding=reader.choice("capital.rounding", ROUNDING_MODES),
         q=reader.integer("anti_deflation.q", 0, 1_000),
@@ -256,6 +312,10 @@ def _rubele_era(reader: EraReader, tables: dict[str, Any], system: str) -> Rubel
         tournament_order=_tournament_order(reader),
         debutant_capitals=debutants,
         debutant_default=reader.integer("debutants.other", 1, 20_000),
+        italiana_debutant_capitals=italiana_debutants,
+        rated_categories=_rated_categories(reader, order),
+        unrated_opponents=reader.choice("rated.unrated_opponents", UNRATED_OPPONENT_RULES),
+        country=_country(reader),
         category_order=order,
         category_thresholds=thresholds,
         categories_never_lowered=reader.flag("categories.never_lowered"),
@@ -279,6 +339,13 @@ def parse_rubele_rulebook(content: bytes, source: str = "<memory>") -> RubeleRul
         raise RulebookError(
             f"{source}: era {changed[0].effective_from}: order.by must be the same in every era "
             "(tournaments of all eras are applied in one order)"
+        )
+    # the registry says who is foreign once for every list: one country for the whole history
+    moved = [era for era in parsed.eras if era.country != parsed.eras[0].country]
+    if moved:
+        raise RulebookError(
+            f"{source}: era {moved[0].effective_from}: federation.country must be the same in "
+            "every era (the registry's players are foreign or not once for all lists)"
         )
     return RubeleRulebook(
         system=parsed.system,

@@ -801,3 +801,147 @@ def test_a_quarantined_tournament_is_listed_with_a_reason_of_its_latest_version(
         ).fetchall()
     assert earlier == [(1,)]  # still recorded, with the file it was found in
     assert len(reasons) == 1 and "D005" in reasons[0][0] and "himself" not in reasons[0][0]
+
+
+def _season(root: Path, players: str, tournaments: str, games: dict[str, str]) -> tuple[Path, Path]:
+    """A FID registry (players.csv; every player a member in 1987 and 2019) and one delivery of
+    draughts tournaments."""
+    registry = root / "fid"
+    registry.mkdir(parents=True)
+    (registry / "players.csv").write_text(PLAYERS.splitlines()[0] + "\n" + players)
+    ids = [line.split(",")[0] for line in players.splitlines()]
+    (registry / "memberships.csv").write_text(
+        "player_id,year\n" + "".join(f"{pid},{year}\n" for pid in ids for year in (1987, 2019))
+    )
+    delivery = root / "inbox" / "d"
+    delivery.mkdir(parents=True)
+    (delivery / "tournaments.csv").write_text(TOURNAMENTS.splitlines()[0] + "\n" + tournaments)
+    for name, text in games.items():
+        header = "tournament_id,round,player_id,opponent_id,result,status\n"
+        (delivery / name).write_text(header + text)
+    return registry, root / "inbox"
+
+
+def test_a_tournament_before_dama_italiana_was_rated_is_named_at_ingest_and_set_aside(tmp_path):
+    # dama italiana is rated from 1987-01-01 (the rulebook's first era): OLD ended on
+    # 1986-12-20. The ingest accepts it with a warning; the list of 1987-07-01, whose window
+    # holds it, sets it aside with the reason. NEW is applied: P1 and P2 (CM, 3000) draw; P3,
+    # a 1C, is not rated in 1987 (only M, CM, N): no capital, no row, and his loss to P1 is
+    # dropped for both (the report names him).
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow
+    from flows.rubele.registry import load_fid_registry_flow
+
+    registry, inbox = _season(
+        tmp_path,
+        'P1,"Primo, Uno",M,1960-01-01,ITA,CM,,,\nP2,"Secondo, Due",M,1960-01-01,ITA,CM,,,\n'
+        'P3,"Terzo, Tre",M,1960-01-01,ITA,1C,,,\n',
+        "OLD,italiana,Vecchio,Roma,1986-12-20,1986-12-20,100,1987-01-10,old.csv,one\n"
+        "NEW,italiana,Nuovo,Roma,1987-02-01,1987-02-01,100,1987-02-10,new.csv,one\n",
+        {
+            "old.csv": "OLD,1,P1,P2,1,played\n",
+            "new.csv": "NEW,1,P1,P2,0.5,played\nNEW,2,P1,P3,1,played\n",
+        },
+    )
+    warehouse = str(tmp_path / "w.duckdb")
+    load_fid_registry_flow(str(registry), date(1986, 1, 1), warehouse)
+    counts = ingest_draughts_flow(str(inbox), warehouse)
+    assert counts["accepted"] == 2
+    rubele_quarterly_flow("rubele_italiana", date(1987, 7, 1), warehouse)
+    reason = (
+        "ends on 1986-12-20, before dama italiana is rated (from 1987-01-01, the rulebook's "
+        "first era)"
+    )
+    with Warehouse(warehouse).reader() as con:
+        warned = con.sql(
+            "SELECT tournament_id, field, reason FROM input_warning WHERE field = 'end_date'"
+        ).fetchall()
+        excluded = con.sql("SELECT tournament_id, reason FROM excluded_tournament").fetchall()
+        rows = con.sql(
+            "SELECT player_id, rating, games FROM rating_list ORDER BY player_id"
+        ).fetchall()
+        report = con.sql("SELECT report FROM list_revision").fetchall()[0][0]
+    assert warned == [
+        (
+            "OLD",
+            "end_date",
+            "ends before dama italiana is rated (from 1987-01-01, the rulebook's first era): "
+            "no list will rate it, each sets it aside",
+        )
+    ]
+    assert excluded == [("OLD", reason)]
+    assert f"- OLD: {reason}" in report
+    assert rows == [("P1", 3000, 1), ("P2", 3000, 1)]
+    assert (
+        "- players not rated (their category is not rated in the era of their tournaments: no "
+        "capital, no list row): 1 (P3)" in report
+    )
+
+
+def test_the_first_time_rescaling_remembers_the_capitals_of_earlier_lists(tmp_path):
+    # Dama italiana, 2019-2020 (minimum 500, no Q); P1 and P2 enter as CM at 3000 (S 100:
+    # 3000 is the middle band).
+    # List of 2019-07-01, T1: P1 beats P2 (PA 0.5): P1 3050, P2 2950.
+    # List of 2020-01-01, T2: P1 (3050) loses to P2 (2950): d = 100, P1's PA = Phi(100 /
+    #   1414.21) = 0.52819: V = 100 x -0.52819 -> 2997.18 -> 2997. P2 (S 150): +79.23 ->
+    #   3029.23, over 3000, which his 3000 never passed: 3000 + 29.23 x 100/150 -> 3019.
+    # List of 2020-07-01, T3: P1 (2997) beats P2 (3019): d = -22, PA = 0.49379, V = 150 x
+    #   0.50621 = 75.93 -> 3072.93, over 3000 again. P1 held 3050 on the list of 2019-07-01
+    #   (the previous list says 2997, CM): not rescaled, 3073. Rescaled every time (a scenario
+    #   on such a rulebook): 3000 + 72.93 x 100/150 -> 3048.62 -> 3049. P2: 3019 - 50.62 ->
+    #   2968 either way.
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow, rubele_recalculate_flow
+    from flows.rubele.registry import load_fid_registry_flow
+    from transforms.lists.eras import default_rulebook_path
+
+    registry, inbox = _season(
+        tmp_path,
+        'P1,"Primo, Uno",M,1960-01-01,ITA,CM,,,\nP2,"Secondo, Due",M,1960-01-01,ITA,CM,,,\n',
+        "T1,italiana,Uno,Roma,2019-03-02,2019-03-02,100,2019-03-10,t1.csv,one\n"
+        "T2,italiana,Due,Roma,2019-09-01,2019-09-01,100,2019-09-10,t2.csv,one\n"
+        "T3,italiana,Tre,Roma,2020-03-01,2020-03-01,100,2020-03-10,t3.csv,one\n",
+        {
+            "t1.csv": "T1,1,P1,P2,1,played\n",
+            "t2.csv": "T2,1,P1,P2,0,played\n",
+            "t3.csv": "T3,1,P1,P2,1,played\n",
+        },
+    )
+    warehouse = str(tmp_path / "w.duckdb")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    dates = (date(2019, 7, 1), date(2020, 1, 1), date(2020, 7, 1))
+    for list_date in dates:
+        rubele_quarterly_flow("rubele_italiana", list_date, warehouse)
+    every = tmp_path / "every.toml"
+    every.write_text(
+        default_rulebook_path("rubele_italiana")
+        .read_text()
+        .replace('upward = "first"', 'upward = "every"')
+    )
+    rubele_recalculate_flow(
+        "rubele_italiana", warehouse, dates[0], dates[-1], str(every), scenario="every"
+    )
+    with Warehouse(warehouse).reader() as con:
+        official = con.sql(
+            "SELECT list_date, player_id, rating FROM rating_list ORDER BY ALL"
+        ).fetchall()
+        scenario = con.sql(
+            "SELECT e.list_date, e.player_id, e.rating FROM list_entry e "
+            "WHERE e.scenario = 'every' ORDER BY ALL"
+        ).fetchall()
+        note = con.sql(
+            "SELECT note FROM variation WHERE tournament_id = 'T3' AND player_id = 'P1'"
+        ).fetchall()
+    assert official == [
+        (dates[0], "P1", 3050),
+        (dates[0], "P2", 2950),
+        (dates[1], "P1", 2997),
+        (dates[1], "P2", 3019),
+        (dates[2], "P1", 3073),
+        (dates[2], "P2", 2968),
+    ]
+    assert scenario == [*official[:4], (dates[2], "P1", 3049), (dates[2], "P2", 2968)]
+    assert note == [
+        ("1 threshold(s) crossed again, not rescaled (passed before: capital 3050 held)",)
+    ]

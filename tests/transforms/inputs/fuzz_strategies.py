@@ -20,6 +20,7 @@ line, field, value, reason), never in an exception escaping the reader.
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 from collections.abc import Callable, Sequence
@@ -75,6 +76,7 @@ from transforms.inputs.registry import (
 )
 from transforms.inputs.trf import parse_trf
 from transforms.lists.eras import default_rulebook_path
+from transforms.rubele.rulebook import parse_rubele_rulebook
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
@@ -237,8 +239,10 @@ def build_context(work_dir: Path, trf_dir: Path | None) -> FuzzContext:
     fid_snapshots = sorted(draughts.snapshots)
     (first_day, first), (fid_as_of, latest) = fid_snapshots[0], fid_snapshots[-1]
     fid_players_csv = (latest / "players.csv").read_bytes()
-    fid_players, _ = type_fid_players(_csv_rows(fid_players_csv))
-    fid_before, _ = type_fid_players(_csv_rows((first / "players.csv").read_bytes()))
+    fid_players, _ = type_fid_players(_csv_rows(fid_players_csv), shipped_own_countries())
+    fid_before, _ = type_fid_players(
+        _csv_rows((first / "players.csv").read_bytes()), shipped_own_countries()
+    )
 
     listings = sorted(draughts.inbox.glob("*/tournaments.csv"))
     games_of = {
@@ -899,7 +903,11 @@ def read_fid_players(case: FuzzCase, context: FuzzContext) -> Read:
     refused = refusal(source, FidPlayer)
     if refused.height:
         return Read({}, refused)
-    players, problems = checked_csv(source, repeats_read_once(type_fid_players), FidPlayer)
+    players, problems = checked_csv(
+        source,
+        repeats_read_once(lambda raw: type_fid_players(raw, shipped_own_countries())),
+        FidPlayer,
+    )
     players, births = implausible_births(players, context.fid_as_of)
     if players.height == 0:
         return Read({}, pl.concat([problems, births]))  # refused: nothing usable
@@ -946,3 +954,13 @@ def outcome(case: FuzzCase, context: FuzzContext) -> str:
     read = READ[case.reader](case, context)
     check_problems(read.problems)
     return "problems" if read.rejected else "frames"
+
+
+@functools.cache
+def shipped_own_countries() -> dict[str, str]:
+    """Each draughts variant's own country, from its shipped rulebook (federation.country)."""
+    books = [
+        parse_rubele_rulebook(default_rulebook_path(system).read_bytes())
+        for system in ("rubele_italiana", "rubele_internazionale")
+    ]
+    return {book.variant: book.country for book in books}

@@ -2,6 +2,7 @@
 
 import polars as pl
 
+from tests.transforms.inputs.fuzz_strategies import shipped_own_countries
 from transforms.inputs.draughts_csv import game_problems
 
 
@@ -98,7 +99,7 @@ def test_a_capital_given_for_an_italian_player_is_a_warning() -> None:
         schema=columns,
         orient="row",
     ).with_columns(pl.Series("line_no", [2, 3], dtype=pl.Int32))
-    typed, problems = type_fid_players(raw)
+    typed, problems = type_fid_players(raw, shipped_own_countries())
     assert typed.height == 2
     assert problems.select("line_no", "field", "value", "severity").rows() == [
         (2, "capital_italiana", "2600", "warning")

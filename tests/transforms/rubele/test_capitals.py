@@ -20,6 +20,7 @@ from transforms.rubele.capitals import (
     TOURNAMENT_COLUMNS,
     RubeleInputError,
     apply_tournaments,
+    before_start,
     capital_after,
     counted_games,
     unknown_validities,
@@ -56,8 +57,25 @@ BEFORE_Q, WITH_Q = date(2021, 6, 1), date(2022, 6, 1)
 def test_the_hand_checked_cases_of_the_regulation(
     rulebook, initial, difference, validity, without_q, with_q
 ) -> None:
-    assert capital_after(initial, difference, rulebook.era_at(BEFORE_Q), validity) == without_q
-    assert capital_after(initial, difference, rulebook.era_at(WITH_Q), validity) == with_q
+    # under the default, the first-time rescaling (Art. 10), and under "every": each player has
+    # held no more than CI, so none has passed a threshold yet (3900 has not passed 3900)
+    assert rulebook.era_at(BEFORE_Q).rescale_upward == "first"
+    assert rulebook.era_at(WITH_Q).rescale_upward == "first"
+    for book in (rulebook, EVERY_BY_VARIANT[rulebook.variant]):
+        for day, expected in ((BEFORE_Q, without_q), (WITH_Q, with_q)):
+            era = book.era_at(day)
+            assert capital_after(initial, difference, era, validity) == expected
+            assert capital_after(initial, difference, era, validity, reached=initial) == expected
+
+
+def test_a_capital_equal_to_the_threshold_has_not_passed_it() -> None:
+    # RULES.md §3, CI 3900, D +0.5: 3900 is in the middle band (S 100), 3950 crosses 3900 for
+    # the first time: 3900 + 50 x 50/100 = 3925, even for a player who held exactly 3900
+    # before (a Maestro by 3900): he reached it, never passed it
+    era = ITALIANA.era_at(BEFORE_Q)
+    assert capital_after(3900, 0.5, era, reached=3900) == 3925
+    # one who held 3901 had passed it: 3950, not rescaled
+    assert capital_after(3900, 0.5, era, reached=3901) == 3950
 
 
 def test_no_minimum_before_1994_01_16() -> None:
@@ -215,7 +233,13 @@ def _edited(variant: str, *edits: tuple[str, str]):
     return edited_rulebook(variant, list(edits))
 
 
-FIRST = _edited("italiana", ('upward = "every"', 'upward = "first"'))
+EVERY = _edited("italiana", ('upward = "first"', 'upward = "every"'))
+EVERY_BY_VARIANT = {
+    "italiana": EVERY,
+    "internazionale": _edited("internazionale", ('upward = "first"', 'upward = "every"')),
+}
+FID_SCALE = _edited("italiana", ('scale = "one"', 'scale = "fid"'))
+HALF_DOWN = _edited("italiana", ('rounding = "half_up"', 'rounding = "half_down"'))
 DOWNWARD = _edited("italiana", ("downward = false", "downward = true"))
 AFTER = _edited(
     "italiana", ('factor_stage = "before_rescaling"', 'factor_stage = "after_rescaling"')
@@ -243,8 +267,11 @@ SEVENTY_FIVE = _edited(
 def test_the_shipped_rulebooks_keep_every_default() -> None:
     for rulebook in (ITALIANA, INTERNAZIONALE):
         assert rulebook.tournament_order == ("end_date", "start_date", "tournament_id")
+        assert rulebook.country == "ITA"
         for era in rulebook.eras:
-            assert (era.rescale_upward, era.rescale_downward) == ("every", False)
+            assert (era.rescale_upward, era.rescale_downward) == ("first", False)
+            assert (era.points_scale, era.points_per_win, era.rounding) == ("one", 1, "half_up")
+            assert era.unrated_opponents == "dropped"
             assert (era.validity_factor_stage, era.validity_factor_on_q) == (
                 "before_rescaling",
                 False,
@@ -255,25 +282,29 @@ def test_the_shipped_rulebooks_keep_every_default() -> None:
 @pytest.mark.parametrize(
     ("initial", "difference", "reached", "every", "first"),
     [
-        # S 150: 2950 + 120 = 3070. every: 3000 + 70 x 100/150 = 3046.67 -> 3047; first, 3000
-        # reached before (a CM): no rescaling, 3070; 2999 reached: rescaled as every
-        (2950, 0.8, 3000, 3047, 3070),
+        # S 150: 2950 + 120 = 3070. every: 3000 + 70 x 100/150 = 3046.67 -> 3047; first, 3001
+        # held before (above 3000): no rescaling, 3070; 3000 held (a CM at his threshold) or
+        # 2999: 3000 never passed, rescaled as every
+        (2950, 0.8, 3001, 3047, 3070),
+        (2950, 0.8, 3000, 3047, 3047),
         (2950, 0.8, 2999, 3047, 3047),
-        # S 100: 3850 + 100 = 3950. every: 3900 + 50 x 50/100 = 3925; first, 3900 reached: 3950
-        (3850, 1.0, 3900, 3925, 3950),
+        # S 100: 3850 + 100 = 3950. every: 3900 + 50 x 50/100 = 3925; first: 3925 with 3900
+        # held, 3950 with 3901
+        (3850, 1.0, 3900, 3925, 3925),
+        (3850, 1.0, 3901, 3925, 3950),
         # S 150, V 1500: 4499. every: 3999.33, then 3950 (the regulation's case); first with
-        # 3000 reached but not 3900: 3000 is crossed as it is, S stays 150 for 3900:
+        # 3500 held (3000 passed, 3900 not): 3000 is crossed as it is, S stays 150 for 3900:
         # 3900 + 599 x 50/150 = 4099.67 -> 4100
         (2999, 10.0, 3500, 3950, 4100),
-        # both reached: 4499
+        # both passed: 4499
         (2999, 10.0, 4000, 3950, 4499),
     ],
 )
-def test_first_rescales_only_a_threshold_never_reached(
+def test_first_rescales_only_a_threshold_never_passed(
     initial, difference, reached, every, first
 ) -> None:
-    assert capital_after(initial, difference, ITALIANA.era_at(BEFORE_Q), reached=reached) == every
-    assert capital_after(initial, difference, FIRST.era_at(BEFORE_Q), reached=reached) == first
+    assert capital_after(initial, difference, EVERY.era_at(BEFORE_Q), reached=reached) == every
+    assert capital_after(initial, difference, ITALIANA.era_at(BEFORE_Q), reached=reached) == first
 
 
 def _two_tournament_history():
@@ -302,8 +333,8 @@ def _two_tournament_history():
 
 
 def test_a_player_back_over_3000_is_rescaled_every_time_or_only_the_first() -> None:
-    every = apply_tournaments(*_two_tournament_history(), ITALIANA)
-    first = apply_tournaments(*_two_tournament_history(), FIRST)
+    every = apply_tournaments(*_two_tournament_history(), EVERY)
+    first = apply_tournaments(*_two_tournament_history(), ITALIANA)
     capitals = {"X": 3043, "Y": 3090, "V": 3043, "U": 2915, "Z": 2915}
     assert dict(every.capitals.select("player_id", "capital").rows()) == capitals
     assert dict(first.capitals.select("player_id", "capital").rows()) == capitals | {"X": 3065}
@@ -315,9 +346,88 @@ def test_a_player_back_over_3000_is_rescaled_every_time_or_only_the_first() -> N
     assert first.variations.filter(x_in_t2).select(columns).row(0) == (3040, 0, 1, 3065.0, 3065)
 
 
+def _above_below_and_back():
+    # 2021 (no Q), italiana; equal capitals in every game: PA 0.5.
+    # T1: A (2990) beats B (2990): V +75 -> 3065, over 3000 for the first time:
+    #   3000 + 65 x 100/150 = 3043.33 -> 3043 (both settings); B 2915.
+    # T2: A (3043, S 100) loses to C (3043): V -50 -> 2993 (no downward rescaling); C 3093.
+    # T3: A (2993) beats D (2993): V +75 -> 3068, over 3000 again.
+    #   every: 3000 + 68 x 100/150 = 3045.33 -> 3045; first: A held 3043 > 3000, 3068.
+    #   D 2918.
+    return _frames(
+        [
+            ("T1", date(2021, 3, 1), date(2021, 3, 1), 100),
+            ("T2", date(2021, 4, 1), date(2021, 4, 1), 100),
+            ("T3", date(2021, 5, 1), date(2021, 5, 1), 100),
+        ],
+        [("T1", "A"), ("T1", "B"), ("T2", "A"), ("T2", "C"), ("T3", "A"), ("T3", "D")],
+        [
+            ("T1", "A", "B", 1.0),
+            ("T1", "B", "A", 0.0),
+            ("T2", "A", "C", 0.0),
+            ("T2", "C", "A", 1.0),
+            ("T3", "A", "D", 1.0),
+            ("T3", "D", "A", 0.0),
+        ],
+        [("A", 2990), ("B", 2990), ("C", 3043), ("D", 2993)],
+    )
+
+
+def test_above_the_threshold_below_it_and_back_over_it() -> None:
+    first = apply_tournaments(*_above_below_and_back(), ITALIANA)  # the default
+    every = apply_tournaments(*_above_below_and_back(), EVERY)
+    of_a = pl.col("player_id") == "A"
+    assert first.variations.filter(of_a).select("initial", "final").rows() == [
+        (2990, 3043),
+        (3043, 2993),
+        (2993, 3068),
+    ]
+    assert every.variations.filter(of_a).select("initial", "final").rows() == [
+        (2990, 3043),
+        (3043, 2993),
+        (2993, 3045),
+    ]
+    # T3 under first: crossed again, not rescaled, the 3043 he held said so
+    t3 = first.variations.filter(of_a & (pl.col("tournament_id") == "T3")).row(0, named=True)
+    assert (t3["reached"], t3["crossings"], t3["recrossed"]) == (3043, 0, 1)
+    others = {"B": 2915, "C": 3093, "D": 2918}
+    for result in (first, every):
+        capitals = dict(result.capitals.select("player_id", "capital").rows())
+        assert {player: capitals[player] for player in others} == others
+
+
+def test_back_over_a_threshold_only_held_exactly_is_the_first_time() -> None:
+    # 2021 (no Q). T1: P (3000, S 100: 3000 is the middle band) loses to Q (3000): V -50 ->
+    # 2950; Q 3050. T2: P (2950) beats R (2950): V +75 -> 3025 over 3000. P had held 3000,
+    # never more: he passes it for the first time: 3000 + 25 x 100/150 = 3016.67 -> 3017
+    # under both settings; R 2875.
+    frames = _frames(
+        [
+            ("T1", date(2021, 3, 1), date(2021, 3, 1), 100),
+            ("T2", date(2021, 4, 1), date(2021, 4, 1), 100),
+        ],
+        [("T1", "P"), ("T1", "Q"), ("T2", "P"), ("T2", "R")],
+        [
+            ("T1", "P", "Q", 0.0),
+            ("T1", "Q", "P", 1.0),
+            ("T2", "P", "R", 1.0),
+            ("T2", "R", "P", 0.0),
+        ],
+        [("P", 3000), ("Q", 3000), ("R", 2950)],
+    )
+    for rulebook in (ITALIANA, EVERY):
+        result = apply_tournaments(*frames, rulebook)
+        assert dict(result.capitals.select("player_id", "capital").rows()) == {
+            "P": 3017,
+            "Q": 3050,
+            "R": 2875,
+        }
+
+
 def test_a_reached_capital_from_before_the_run_counts_for_first() -> None:
-    # Z (2990) is known to have reached 3000 (e.g. a CM): beating X in T2 he would reach 3065,
-    # not rescaled under "first"; X, now the loser, stays at 2990 - 75 = 2915 either way
+    # Z (2990) is known to have held 3001 (above 3000): beating X in T2 he would reach 3065,
+    # not rescaled under "first"; X, now the loser, stays at 2990 - 75 = 2915 either way.
+    # Known to have held 3000 exactly (a CM at his threshold), or nothing: rescaled, 3043.
     capitals, tournaments, entries, games = _two_tournament_history()
     swapped = games.with_columns(
         pl.when(pl.col("tournament_id") == "T2")
@@ -325,12 +435,13 @@ def test_a_reached_capital_from_before_the_run_counts_for_first() -> None:
         .otherwise(pl.col("points"))
         .alias("points")
     )
-    known = capitals.with_columns(
-        pl.when(pl.col("player_id") == "Z").then(3000).otherwise(None).alias("reached")
-    )
-    result = apply_tournaments(known, tournaments, entries, swapped, FIRST)
-    assert dict(result.capitals.select("player_id", "capital").rows())["Z"] == 3065
-    unknown = apply_tournaments(capitals, tournaments, entries, swapped, FIRST)
+    for held, z_final in ((3001, 3065), (3000, 3043), (None, 3043)):
+        known = capitals.with_columns(
+            pl.when(pl.col("player_id") == "Z").then(held).otherwise(None).alias("reached")
+        )
+        result = apply_tournaments(known, tournaments, entries, swapped, ITALIANA)
+        assert dict(result.capitals.select("player_id", "capital").rows())["Z"] == z_final
+    unknown = apply_tournaments(capitals, tournaments, entries, swapped, ITALIANA)
     assert dict(unknown.capitals.select("player_id", "capital").rows())["Z"] == 3043
 
 
@@ -486,6 +597,64 @@ def test_the_order_of_tournaments_is_the_rulebooks() -> None:
     ]
 
 
+def test_on_the_fid_points_scale_po_and_pa_double_and_so_does_v() -> None:
+    # 50 %, S 100: 1 / ½ / 0: D 1.5, V = 100 x 1.5 x 0.5 = 75 -> 3575; 2 / 1 / 0: PO and PA
+    # doubled, D 3.0, V 150 -> 3650
+    assert capital_after(3500, 1.5, ITALIANA.era_at(BEFORE_Q), 50) == 3575
+    assert capital_after(3500, 1.5, FID_SCALE.era_at(BEFORE_Q), 50) == 3650
+    # with a crossing: D 1.6, V 240: 3190 -> 3000 + 190 x 100/150 = 3126.67 -> 3127
+    assert capital_after(2950, 0.8, FID_SCALE.era_at(BEFORE_Q)) == 3127
+    # two debutants at 1500 (2021): A beats B. PO 1, PA 0.5 (D 0.5, V 75: 1575 / 1425); on
+    # 2 / 1 / 0, PO 2, PA 1 (D 1, V 150): 1650 / 1350
+    frames = _frames(
+        [("T1", date(2021, 3, 2), date(2021, 3, 2), 100)],
+        [("T1", "A"), ("T1", "B")],
+        [("T1", "A", "B", 1.0), ("T1", "B", "A", 0.0)],
+        [("A", 1500), ("B", 1500)],
+    )
+    one = apply_tournaments(*frames, ITALIANA)
+    fid = apply_tournaments(*frames, FID_SCALE)
+    assert one.capitals.get_column("capital").to_list() == [1575, 1425]
+    assert fid.capitals.get_column("capital").to_list() == [1650, 1350]
+    assert fid.variations.get_column("variation").to_list() == [150.0, -150.0]
+
+
+def test_the_rounding_of_an_exact_half() -> None:
+    # 1950 (base era, S 150) + 150 x 0.01 = 1951.5: halves up 1952, halves down 1951;
+    # - 1.5: 1948.5 -> 1949 or 1948; 2950 + 120 = 3070 -> 3046.67 -> 3047 either way
+    base = date(1990, 1, 1)
+    for difference, up, down in ((0.01, 1952, 1951), (-0.01, 1949, 1948)):
+        assert capital_after(1950, difference, ITALIANA.era_at(base)) == up
+        assert capital_after(1950, difference, HALF_DOWN.era_at(base)) == down
+    assert capital_after(2950, 0.8, HALF_DOWN.era_at(base)) == 3047
+
+
+def test_a_tournament_before_the_variant_is_rated_is_refused() -> None:
+    # dama italiana from 1987 (the first era's 1987-01-01), dama internazionale from 1981
+    assert (ITALIANA.rated_from, INTERNAZIONALE.rated_from) == (date(1987, 1, 1), date(1981, 1, 1))
+    frames = _frames(
+        [
+            ("OLD", date(1986, 12, 28), date(1986, 12, 31), 100),
+            ("NEW", date(1987, 1, 1), date(1987, 1, 1), 100),
+        ],
+        [("OLD", "A"), ("OLD", "B"), ("NEW", "A"), ("NEW", "B")],
+        [("NEW", "A", "B", 0.5), ("NEW", "B", "A", 0.5)],
+        [("A", 2000), ("B", 2000)],
+    )
+    assert before_start(frames[1], ITALIANA).rows() == [
+        (
+            "OLD",
+            "ends on 1986-12-31, before dama italiana is rated (from 1987-01-01, the "
+            "rulebook's first era)",
+        )
+    ]
+    with pytest.raises(RubeleInputError, match="'OLD' ends on 1986-12-31, before dama italiana"):
+        apply_tournaments(*frames, ITALIANA)
+    # dama internazionale was rated then: both tournaments are applied
+    assert before_start(frames[1], INTERNAZIONALE).height == 0
+    assert apply_tournaments(*frames, INTERNAZIONALE).variations.height == 4
+
+
 def test_a_validity_the_era_knows_and_one_it_does_not() -> None:
     # 75 %, added to the rulebook: V = 100 x 1.5 x 0.75 = 112.5, 3612.5 -> 3613
     assert capital_after(3500, 1.5, SEVENTY_FIVE.era_at(BEFORE_Q), 75) == 3613
@@ -511,7 +680,7 @@ def test_a_validity_the_era_knows_and_one_it_does_not() -> None:
 @pytest.mark.parametrize(
     ("edits", "message"),
     [
-        ([('upward = "every"', 'upward = "sometimes"')], "rescaling.upward must be one of"),
+        ([('upward = "first"', 'upward = "sometimes"')], "rescaling.upward must be one of"),
         ([("downward = false", 'downward = "no"')], "rescaling.downward must be true or false"),
         ([("difference_cap = 0 ", "difference_cap = -1 ")], "expected.difference_cap must be"),
         (
@@ -549,19 +718,28 @@ def test_a_validity_the_era_knows_and_one_it_does_not() -> None:
             [era_change("italiana", "2022-01-01", '  [eras.order]\n  by = ["tournament_id"]\n')],
             "era 2022-01-01: order.by must be the same in every era",
         ),
+        ([('scale = "one"', 'scale = "two"')], "points.scale must be one of"),
+        ([('rounding = "half_up"', 'rounding = "half_even"')], "capital.rounding must be one of"),
         (
-            [
-                ('upward = "every"', 'upward = "first"'),
-                ('"CM" = 3000, "M" = 3900 }', '"CM" = 3100, "M" = 3900 }'),
-            ],
-            'rescaling.upward = "first" needs bands.low and bands.high among',
+            [('categories = ["M", "CM", "N"]', 'categories = ["M", "GM"]')],
+            "rated.categories must list distinct names among",
         ),
         (
-            [
-                ('upward = "every"', 'upward = "first"'),
-                ("never_lowered = true", "never_lowered = false"),
-            ],
-            'rescaling.upward = "first" needs categories.never_lowered = true',
+            [('categories = ["M", "CM", "N"]', "categories = []")],
+            "rated.categories must list distinct names among",
+        ),
+        (
+            [('unrated_opponents = "dropped"', 'unrated_opponents = "kept"')],
+            "rated.unrated_opponents must be one of",
+        ),
+        (
+            [("  other = 1500\n", '  other = 1500\n  italiana_category = { "M" = 2000 }\n')],
+            "debutants.italiana_category is a rule of dama internazionale only",
+        ),
+        ([('country = "ITA"', 'country = "Italia"')], "federation.country must be a three-"),
+        (
+            [era_change("italiana", "2022-01-01", '  [eras.federation]\n  country = "SMR"\n')],
+            "era 2022-01-01: federation.country must be the same in every era",
         ),
     ],
 )

@@ -56,7 +56,7 @@ INTERNAZIONALE = rubele_rulebook("internazionale")
 BOOKS = {"italiana": ITALIANA, "internazionale": INTERNAZIONALE}
 BEFORE_Q = date(2010, 6, 1)  # minimum 500, no Q
 WITH_Q = date(2022, 6, 1)  # minimum 500, Q
-BASE = date(1985, 6, 1)  # no minimum, no Q
+BASE = date(1990, 6, 1)  # no minimum, no Q
 
 Compute = Callable[
     [pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame, RubeleRulebook],
@@ -146,11 +146,16 @@ HAND_CHECKED = [
 def test_hand_checked_cases(
     variant: str, ci: int, d: float, validity: int, before_q: int, with_q: int
 ) -> None:
-    book = BOOKS[variant]
-    assert capital_after(ci, d, era_for(book, BEFORE_Q), validity).final == before_q
-    outcome = capital_after(ci, d, era_for(book, WITH_Q), validity)
-    assert outcome.final == with_q
-    assert outcome.q == (10 if variant == "italiana" else 15)
+    book = BOOKS[variant]  # the default: the first-time rescaling
+    assert era_for(book, BEFORE_Q).rescale_upward == "first"
+    for rulebook in (book, EVERY_BY_VARIANT[variant]):
+        assert capital_after(ci, d, era_for(rulebook, BEFORE_Q), validity).final == before_q
+        # having held CI (3900 for the last one) is not having passed a threshold at CI
+        held = capital_after(ci, d, era_for(rulebook, BEFORE_Q), validity, reached=ci)
+        assert held.final == before_q
+        outcome = capital_after(ci, d, era_for(rulebook, WITH_Q), validity)
+        assert outcome.final == with_q
+        assert outcome.q == (10 if variant == "italiana" else 15)
 
 
 def test_hand_checked_details() -> None:
@@ -176,7 +181,13 @@ def test_hand_checked_details() -> None:
     assert capital_after(2850, 1.0, era, 100).crossings == 0
 
 
-FIRST = edited_rulebook("italiana", [('upward = "every"', 'upward = "first"')])
+EVERY = edited_rulebook("italiana", [('upward = "first"', 'upward = "every"')])
+EVERY_BY_VARIANT = {
+    "italiana": EVERY,
+    "internazionale": edited_rulebook("internazionale", [('upward = "first"', 'upward = "every"')]),
+}
+FID_SCALE = edited_rulebook("italiana", [('scale = "one"', 'scale = "fid"')])
+HALF_DOWN = edited_rulebook("italiana", [('rounding = "half_up"', 'rounding = "half_down"')])
 DOWNWARD = edited_rulebook("italiana", [("downward = false", "downward = true")])
 AFTER = edited_rulebook(
     "italiana", [('factor_stage = "before_rescaling"', 'factor_stage = "after_rescaling"')]
@@ -200,14 +211,25 @@ BY_START = edited_rulebook(
 def test_hand_checked_non_default_settings() -> None:
     """The numbers of tests/transforms/rubele/test_capitals.py, worked out there, on the
     reference."""
-    era = era_for(FIRST, BEFORE_Q)
-    # 2950 + 120 = 3070: 3000 reached before, no rescaling; else 3047
-    again = capital_after(2950, 0.8, era, 100, reached=3000)
+    era = era_for(ITALIANA, BEFORE_Q)  # the first-time rescaling, the default
+    # 2950 + 120 = 3070: 3001 held before (3000 passed), no rescaling; else 3047
+    again = capital_after(2950, 0.8, era, 100, reached=3001)
     assert (again.final, again.crossings, again.recrossed, again.rescaled) == (3070, 0, 1, 3070.0)
+    assert capital_after(2950, 0.8, era, 100, reached=3000).final == 3047  # reached, not passed
     assert capital_after(2950, 0.8, era, 100, reached=2999).final == 3047
-    # 4499: 3000 crossed as it is (reached), S 150 kept for 3900: 3900 + 599 x 50/150 -> 4100
+    assert capital_after(2950, 0.8, era_for(EVERY, BEFORE_Q), 100, reached=3001).final == 3047
+    # 3900 held, 3950 after the tournament: passed for the first time, 3925; 3901 held: 3950
+    assert capital_after(3900, 0.5, era, 100, reached=3900).final == 3925
+    assert capital_after(3900, 0.5, era, 100, reached=3901).final == 3950
+    # 4499: 3000 crossed as it is (passed), S 150 kept for 3900: 3900 + 599 x 50/150 -> 4100
     two = capital_after(2999, 10.0, era, 100, reached=3500)
     assert (two.final, two.crossings, two.recrossed) == (4100, 1, 1)
+    # the FID's 2 / 1 / 0 points scale: D 1.5 -> 3.0 at 50 %: 3500 + 150 = 3650 (3575 on 1)
+    fid = capital_after(3500, 1.5, era_for(FID_SCALE, BEFORE_Q), 50)
+    assert (fid.variation, fid.final) == (150.0, 3650)
+    # halves down: 1950 + 1.5 -> 1951 (halves up: 1952)
+    assert capital_after(1950, 0.01, era_for(HALF_DOWN, BASE), 100).final == 1951
+    assert capital_after(1950, 0.01, era_for(ITALIANA, BASE), 100).final == 1952
     # downward: 2950 -> 3000 - 50 x 150/100 = 2925; 2950 from 3950 (two thresholds) -> 1500
     down = capital_after(3050, -1.0, era_for(DOWNWARD, BEFORE_Q), 100)
     assert (down.final, down.crossings, down.rescaled) == (2925, 1, 2925.0)
@@ -254,8 +276,19 @@ def test_hand_checked_histories_with_non_default_settings() -> None:
         entries_of("T1", "X", "Y") + entries_of("T2", "X", "Z"),
         games,
     )
-    assert by_player(run(case, FIRST)[0])["X"]["capital"] == 3065
-    assert by_player(run(case)[0])["X"]["capital"] == 3043
+    assert by_player(run(case)[0])["X"]["capital"] == 3065
+    assert by_player(run(case, EVERY)[0])["X"]["capital"] == 3043
+    # A above 3000 (3043), below (2993), back over (3068): rescaled again only under every
+    # (3045); see test_capitals.py for the numbers
+    games = game("T1", "A", "B", 1.0) + game("T2", "C", "A", 1.0) + game("T3", "A", "D", 1.0)
+    case = history(
+        {"A": 2990, "B": 2990, "C": 3043, "D": 2993},
+        [tournament(f"T{n}", day + timedelta(days=31 * n)) for n in (1, 2, 3)],
+        entries_of("T1", "A", "B") + entries_of("T2", "A", "C") + entries_of("T3", "A", "D"),
+        games,
+    )
+    assert [r["final"] for r in run(case)[1] if r["player_id"] == "A"] == [3043, 2993, 3068]
+    assert [r["final"] for r in run(case, EVERY)[1] if r["player_id"] == "A"] == [3043, 2993, 3045]
     # by start date: LONG (1-10 Mar) before SHORT (5-8 Mar)
     long_short = history(
         dict.fromkeys("PQR", 1500),
@@ -300,7 +333,10 @@ def test_rounding_halves_up() -> None:
 
 def test_era_selection() -> None:
     eras = ITALIANA.eras
-    assert era_for(ITALIANA, date(1960, 1, 1)) is eras[0]
+    assert era_for(ITALIANA, date(1987, 1, 1)) is eras[0]
+    assert era_for(INTERNAZIONALE, date(1981, 1, 1)) is INTERNAZIONALE.eras[0]
+    with pytest.raises(ValueError, match="before rubele_italiana is rated"):
+        era_for(ITALIANA, date(1986, 12, 31))
     assert era_for(ITALIANA, date(1994, 1, 15)).minimum == 0
     assert era_for(ITALIANA, date(1994, 1, 16)).minimum == 500
     assert era_for(ITALIANA, date(2021, 12, 31)).q == 0
@@ -431,7 +467,8 @@ def test_random_histories_are_realistic() -> None:
         count("wave 3", any(row["wave"] >= 3 for row in variations))
         count("below 500", case.capitals["capital"].min() < 500)
         ends = case.tournaments["end_date"]
-        count("before 1970", ends.min() < date(1970, 1, 1))
+        count("first era", ends.min() < date(1994, 1, 16))
+        count("first day", ends.min() == date(1987, 1, 1))
         count("same end date", ends.n_unique() < case.tournaments.height)
         count("no start date", case.tournaments["start_date"].null_count() > 0)
         count("overlap", any(row["sequence"] >= 2 for row in variations))
@@ -444,7 +481,8 @@ def test_random_histories_are_realistic() -> None:
         "no counted game",
         "wave 3",
         "below 500",
-        "before 1970",
+        "first era",
+        "first day",
         "same end date",
         "no start date",
     ):
@@ -453,8 +491,10 @@ def test_random_histories_are_realistic() -> None:
 
 def test_random_histories_exercise_the_alternative_settings() -> None:
     """Over the plain generator, each non-default setting of the alternative rulebooks acts:
-    a threshold crossed again without rescaling, a downward rescaling, a lost forfeit or
-    withdrawal counted, Q scaled at 50 %, the difference cap changing PA, another order."""
+    a threshold crossed again and rescaled or not as the era says (the default rescales only
+    the first time; the alternatives every time, in some eras), a downward rescaling, a lost
+    forfeit or withdrawal counted, Q scaled at 50 %, the difference cap changing PA, another
+    order."""
     seen: dict[tuple[str, str], int] = {}
 
     def count(name: str, what: str, happened: bool) -> None:
@@ -472,7 +512,16 @@ def test_random_histories_exercise_the_alternative_settings() -> None:
                 book, eras=tuple(dataclasses.replace(e, difference_cap=0) for e in book.eras)
             )
             free = by_entry(run(case, uncapped)[1])
-            count(name, "recrossed", any(row["recrossed"] for row in mine))
+            ours = by_entry(mine)
+            count(
+                name,
+                "every",
+                any(
+                    row["recrossed"]
+                    and not ours[row["tournament_id"], row["player_id"]]["recrossed"]
+                    for row in theirs
+                ),
+            )
             count(
                 name,
                 "downward",
@@ -507,7 +556,7 @@ def test_random_histories_exercise_the_alternative_settings() -> None:
             )
     names = [name for name, _ in alternative_rulebooks()]
     for name in names:
-        for what in ("recrossed", "downward", "loser counted", "q scaled", "cap", "order"):
+        for what in ("every", "downward", "loser counted", "q scaled", "cap", "order"):
             assert seen.get((name, what), 0) >= 3, (name, what, seen)
 
 
@@ -602,9 +651,9 @@ def test_engine_matches_reference(engine: ModuleType, book: NamedRulebook, case)
     hero=st.sampled_from([1999, 2999, 3899, 1950, 2950, 3850, 1800, 2800]),
     opponents=st.lists(st.integers(2500, 6500), min_size=1, max_size=14),
     results=st.lists(st.sampled_from([1.0, 0.5, 0.0]), max_size=14),
-    epoch=st.sampled_from([date(1985, 3, 3), date(2010, 3, 7), date(2023, 3, 5)]),
+    epoch=st.sampled_from([date(1990, 3, 4), date(2010, 3, 7), date(2023, 3, 5)]),
     validity=st.sampled_from([100, 50]),
-    reached=st.sampled_from([None, 2000, 3000, 3900, 5000]),
+    reached=st.sampled_from([None, 2000, 2001, 3000, 3001, 3900, 3901, 5000]),
 )
 def test_engine_matches_reference_on_big_upsets(
     engine: ModuleType,
@@ -617,8 +666,8 @@ def test_engine_matches_reference_on_big_upsets(
     reached: int | None,
 ) -> None:
     """One player just below a threshold against far stronger ones: one or two crossings,
-    which random histories rarely reach (D above 6 to 9), the thresholds reached before or not
-    (rescaling.upward = "first")."""
+    which random histories rarely reach (D above 6 to 9), the thresholds passed before, held
+    exactly or never reached (rescaling.upward = "first")."""
     note(f"rulebook: {book.name}")
     ids = [f"S{i:02d}" for i in range(len(opponents))]
     games: list[Row] = []
@@ -677,9 +726,9 @@ def edge_cases() -> dict[str, RandomHistory]:
             two, [tournament("T", day)], entries_of("T", *two), game("T", "A", "B", 0.0)
         ),
         "a tournament without entries": history(two, [tournament("T", day)], [], []),
-        "before the first era": history(
+        "the first day of dama italiana": history(
             {"A": 2999, "B": 1000},
-            [tournament("T", date(1960, 5, 1), validity=50)],
+            [tournament("T", date(1987, 1, 1), validity=50)],
             entries_of("T", "A", "B"),
             game("T", "A", "B", 1.0),
         ),
@@ -692,6 +741,24 @@ def edge_cases() -> dict[str, RandomHistory]:
 @pytest.mark.parametrize("book", [name for name, _ in RULEBOOKS])
 def test_engine_matches_reference_on_edge_cases(engine: ModuleType, case: str, book: str) -> None:
     compare(engine, edge_cases()[case], dict(RULEBOOKS)[book])
+
+
+@pytest.mark.parametrize("book", [name for name, _ in RULEBOOKS])
+def test_a_tournament_before_the_variant_is_rated_is_refused_by_both(
+    engine: ModuleType, book: str
+) -> None:
+    # the first era of every rulebook starts on the variant's first day (1987 or 1981)
+    rulebook = dict(RULEBOOKS)[book]
+    case = history(
+        {"A": 2000, "B": 2000},
+        [tournament("T", rulebook.rated_from - timedelta(days=1))],
+        entries_of("T", "A", "B"),
+        game("T", "A", "B", 1.0),
+    )
+    with pytest.raises(ValueError, match="is rated"):
+        run(case, rulebook)
+    with pytest.raises(engine.RubeleInputError, match="is rated"):
+        engine.apply_tournaments(*case.frames(), rulebook)
 
 
 def test_engine_output_schema(engine: ModuleType) -> None:
