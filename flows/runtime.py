@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from flows.console import say
+from flows.prefect_server import OFFLINE_ENVIRONMENT
 from flows.warehouse import Warehouse, execute
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -29,13 +30,16 @@ FlowFunction = TypeVar("FlowFunction", bound=Callable[..., Any])
 def configure_prefect_environment(verbose: bool = False) -> None:
     """Offline, quiet, local defaults; must run before ``prefect`` is imported.
 
-    Without PREFECT_API_URL, Prefect starts a temporary local server per process; its state
-    goes to PREFECT_HOME, kept inside the project rather than the user's home. Flows print
-    their own progress lines, so Prefect's logs are shown only when asked for.
+    Prefect's state goes to PREFECT_HOME, kept inside the project rather than the user's
+    home: the lasting local server of :mod:`flows.prefect_server` lives there. Without it
+    (``GRADUATORIA_PREFECT_SERVER=ephemeral``, as in the tests) and without PREFECT_API_URL,
+    Prefect starts a temporary server per process, with the startup timeout below (a busy
+    machine needs more than Prefect's default). Flows print their own progress lines, so
+    Prefect's logs are shown only when asked for.
     """
     os.environ.setdefault("PREFECT_HOME", str(REPO_ROOT / ".prefect"))
-    os.environ.setdefault("DO_NOT_TRACK", "1")
-    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    for name, value in OFFLINE_ENVIRONMENT.items():
+        os.environ.setdefault(name, value)
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "CRITICAL")
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("PREFECT_RESULTS_PERSIST_BY_DEFAULT", "false")
