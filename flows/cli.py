@@ -1,10 +1,14 @@
 """``graduatoria``: the command line for rating officers who do not know Prefect.
 
-Each verb runs one Prefect flow locally (a temporary server starts the first time: allow a few
-seconds). Errors are one line on stderr and a non-zero exit; ``--debug`` shows the traceback.
+Each verb that changes the warehouse runs one Prefect flow locally; the read-only verbs
+(``status``, ``problems``) read DuckDB alone. Errors are one line on stderr and a non-zero
+exit; ``--debug`` shows the traceback.
 
 A verb imports its flows when it runs, not when this module loads: parsing the arguments (and
-``--help``) must not pay for importing Prefect and every flow (seconds). Verbs that take any
+``--help``, answered in well under half a second) must not pay for importing Polars, DuckDB,
+Prefect and every flow (seconds). This module's top imports the standard library and
+:mod:`flows.console` (standard library only) and nothing else; the imports inside functions
+below are there to keep ``--help`` fast, not to dodge an import cycle. Verbs that take any
 system dispatch through :mod:`flows.systems`.
 """
 
@@ -12,21 +16,27 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from typing import IO, Any
 
-from polars.exceptions import PanicException
-
-from flows.console import counted
-from flows.runtime import configure_prefect_environment
-from schemas.inputs import ALL_SYSTEMS
+from flows.console import counted, show, silence
 
 DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
-ALL_LIST_SYSTEMS = list(ALL_SYSTEMS)
+WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
+# schemas.inputs.ALL_SYSTEMS, written out: importing schemas.inputs imports Polars and Pandera
+# (a quarter of a second at best), only to offer the choices of --system. A test keeps the
+# two equal.
+ALL_LIST_SYSTEMS = ["elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale"]
+# they read the warehouse with DuckDB alone: no Prefect flow, no Prefect import (seconds)
+READ_ONLY_VERBS = ("status", "problems")
+# verbs that manage Prefect itself rather than run a flow, and hold no warehouse
+WAREHOUSELESS_VERBS = ("server",)
 
 
 def _iso_date(text: str) -> date:
@@ -52,23 +62,69 @@ def _existing_file(text: str) -> str:
     return text
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, printing through :func:`flows.console.show`: ``graduatoria --help | head -1``
+    ends quietly instead of with a broken-pipe traceback. Subparsers are of the same class."""
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        if not message:
+            return
+        if file is sys.stdout or file is None or file is sys.stderr:
+            # argparse's own default (None) is stderr
+            show(message, err=file is not sys.stdout, end="")
+        else:
+            super()._print_message(message, file)
+
+
+class _WarehouseGiven(argparse.Action):
+    """``--warehouse FILE``: the file, and that it was given on the command line."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        namespace.warehouse = values
+        namespace.warehouse_from = "--warehouse"
+
+
+def _default_warehouse() -> tuple[str, str]:
+    """The warehouse when --warehouse is not given, and where it came from."""
+    from_environment = os.environ.get(WAREHOUSE_VARIABLE, "").strip()
+    if from_environment:
+        return from_environment, WAREHOUSE_VARIABLE
+    return DEFAULT_WAREHOUSE, "default"
+
+
 def _add_warehouse(parser: argparse.ArgumentParser) -> None:
+    default, source = _default_warehouse()
     parser.add_argument(
         "--warehouse",
-        default=DEFAULT_WAREHOUSE,
+        action=_WarehouseGiven,
+        default=default,
         metavar="FILE",
-        help=f"DuckDB warehouse file (default: {DEFAULT_WAREHOUSE})",
+        help=f"DuckDB warehouse file (default: ${WAREHOUSE_VARIABLE} if set, else "
+        f"{DEFAULT_WAREHOUSE}, relative to the folder the command runs in)",
     )
+    parser.set_defaults(warehouse_from=source)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="graduatoria",
         description="Rating lists for Italian federations: FSI Elo Italia and Elo Rapid, "
         "FID Elo-Rubele. Inputs go into a DuckDB warehouse that dashboards read.",
+        epilog=f"The warehouse is --warehouse FILE, else ${WAREHOUSE_VARIABLE}, else "
+        f"{DEFAULT_WAREHOUSE}; every command names the one it used. "
+        "graduatoria VERB --help tells a verb's options.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks and Prefect logs")
-    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+    verbs = parser.add_subparsers(
+        dest="verb", required=True, metavar="VERB", help="what to do (each verb has its --help)"
+    )
+    systems = ", ".join(ALL_LIST_SYSTEMS)
 
     ingest = verbs.add_parser(
         "ingest",
@@ -77,7 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
         "or rows are rejected with their reason; their tournaments are quarantined; the rest "
         "loads. Re-running the same inbox adds nothing.",
     )
-    ingest.add_argument("inbox", type=_existing_dir, metavar="INBOX")
+    ingest.add_argument(
+        "inbox",
+        type=_existing_dir,
+        metavar="INBOX",
+        help="folder holding the delivery folders (searched at any depth)",
+    )
     ingest.add_argument(
         "--national-federation",
         default=None,
@@ -90,18 +151,45 @@ def build_parser() -> argparse.ArgumentParser:
 
     registry = verbs.add_parser(
         "load-registry",
-        help="load a registry snapshot (players.csv + memberships.csv) as of a date",
+        help="load an FSI registry snapshot (players.csv + memberships.csv) as of a date",
+        description="FOLDER holds players.csv and memberships.csv (columns in docs/INPUTS.md). "
+        "The snapshot is kept with its date, so every later computation reads the registry as "
+        "it stood; it identifies the provisional players of tournaments ingested before it.",
     )
-    registry.add_argument("folder", type=_existing_dir, metavar="FOLDER")
-    registry.add_argument("--as-of", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    registry.add_argument(
+        "folder",
+        type=_existing_dir,
+        metavar="FOLDER",
+        help="folder holding players.csv and memberships.csv",
+    )
+    registry.add_argument(
+        "--as-of",
+        type=_iso_date,
+        required=True,
+        metavar="YYYY-MM-DD",
+        help="the date the snapshot stands for",
+    )
     _add_warehouse(registry)
 
     fid_registry = verbs.add_parser(
         "load-fid-registry",
         help="load a FID (draughts) registry snapshot (players.csv + memberships.csv) as of a date",
+        description="FOLDER holds the FID players.csv and memberships.csv (columns in "
+        "docs/INPUTS.md), kept apart from the FSI registry as dated snapshots.",
     )
-    fid_registry.add_argument("folder", type=_existing_dir, metavar="FOLDER")
-    fid_registry.add_argument("--as-of", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    fid_registry.add_argument(
+        "folder",
+        type=_existing_dir,
+        metavar="FOLDER",
+        help="folder holding players.csv and memberships.csv",
+    )
+    fid_registry.add_argument(
+        "--as-of",
+        type=_iso_date,
+        required=True,
+        metavar="YYYY-MM-DD",
+        help="the date the snapshot stands for",
+    )
     _add_warehouse(fid_registry)
 
     draughts = verbs.add_parser(
@@ -111,16 +199,38 @@ def build_parser() -> argparse.ArgumentParser:
         "(format in docs/INPUTS.md). Bad rows are rejected with their reason and their tournaments "
         "quarantined; the rest loads. Re-running the same inbox adds nothing.",
     )
-    draughts.add_argument("inbox", type=_existing_dir, metavar="INBOX")
+    draughts.add_argument(
+        "inbox",
+        type=_existing_dir,
+        metavar="INBOX",
+        help="folder holding the draughts delivery folders",
+    )
     _add_warehouse(draughts)
 
     import_list = verbs.add_parser(
         "import-list",
-        help="bootstrap a system from a published list (player_id,rating,games,k,category)",
+        help="start a system from its published list "
+        "(CSV: player_id,rating,games,k,category[,last_played])",
+        description="FILE is the federation's last official list of the system at its list "
+        "date, a CSV with the columns player_id,rating,games,k,category and, optionally, "
+        "last_played (YYYY-MM-DD, the last rated individual tournament: it gives activity). "
+        "For a draughts list rating is the capital and k stays empty. It becomes revision 1 of "
+        "that list; a list with a rejected row is refused whole (docs/INPUTS.md).",
     )
-    import_list.add_argument("file", type=_existing_file, metavar="FILE")
-    import_list.add_argument("--system", required=True)
-    import_list.add_argument("--list-date", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    import_list.add_argument(
+        "file",
+        type=_existing_file,
+        metavar="FILE",
+        help="CSV: player_id,rating,games,k,category[,last_played]",
+    )
+    import_list.add_argument("--system", required=True, help=f"the list's system: {systems}")
+    import_list.add_argument(
+        "--list-date",
+        type=_iso_date,
+        required=True,
+        metavar="YYYY-MM-DD",
+        help="the list date of the published list (one of the system's list dates)",
+    )
     _add_warehouse(import_list)
 
     quarterly = verbs.add_parser(
@@ -130,8 +240,16 @@ def build_parser() -> argparse.ArgumentParser:
         "registry as it stood, and writes the list, its variations and rankings in one "
         "transaction. Running it again on the same inputs writes nothing new.",
     )
-    quarterly.add_argument("--system", required=True, choices=ALL_LIST_SYSTEMS)
-    quarterly.add_argument("--list-date", type=_iso_date, required=True, metavar="YYYY-MM-DD")
+    quarterly.add_argument(
+        "--system", required=True, choices=ALL_LIST_SYSTEMS, help="the list's system"
+    )
+    quarterly.add_argument(
+        "--list-date",
+        type=_iso_date,
+        required=True,
+        metavar="YYYY-MM-DD",
+        help="the list date to publish (its receipt window must be closed)",
+    )
     quarterly.add_argument(
         "--rulebook", default=None, metavar="TOML", help="rulebook file (default: data/rules/)"
     )
@@ -149,26 +267,60 @@ def build_parser() -> argparse.ArgumentParser:
     recalculate.add_argument(
         "--system", choices=ALL_LIST_SYSTEMS, help="required, except with --stale alone"
     )
-    recalculate.add_argument("--from", dest="start", type=_iso_date, metavar="YYYY-MM-DD")
-    recalculate.add_argument("--to", dest="end", type=_iso_date, metavar="YYYY-MM-DD")
+    recalculate.add_argument(
+        "--from",
+        dest="start",
+        type=_iso_date,
+        metavar="YYYY-MM-DD",
+        help="first list date to replay",
+    )
+    recalculate.add_argument(
+        "--to", dest="end", type=_iso_date, metavar="YYYY-MM-DD", help="last list date to replay"
+    )
     recalculate.add_argument("--stale", action="store_true", help="replay the stale lists")
-    recalculate.add_argument("--rulebook", default=None, metavar="TOML")
-    recalculate.add_argument("--scenario", default="official", metavar="NAME")
+    recalculate.add_argument(
+        "--rulebook",
+        default=None,
+        metavar="TOML",
+        help="another rulebook, for a what-if: needs --scenario (default: data/rules/)",
+    )
+    recalculate.add_argument(
+        "--scenario",
+        default="official",
+        metavar="NAME",
+        help="write the lists as this what-if, beside the official ones (lowercase letters, "
+        "digits, - and _; default: official)",
+    )
     _add_warehouse(recalculate)
 
     serve = verbs.add_parser(
         "serve",
         help="run the quarterly flow on the federation calendar (needs a Prefect server)",
+        description="Serves a Prefect deployment whose cron fires on the list dates of the "
+        "system's calendar and publishes that day's list, while this process runs.",
     )
-    serve.add_argument("--system", required=True, choices=ALL_LIST_SYSTEMS)
-    serve.add_argument("--rulebook", default=None, metavar="TOML")
+    serve.add_argument(
+        "--system", required=True, choices=ALL_LIST_SYSTEMS, help="the system to publish"
+    )
+    serve.add_argument(
+        "--rulebook", default=None, metavar="TOML", help="rulebook file (default: data/rules/)"
+    )
     _add_warehouse(serve)
 
     merge = verbs.add_parser(
-        "merge", help="record that a provisional id (see unmatched_player) is a registered player"
+        "merge",
+        help="record that a provisional id (see unmatched_player) is a registered player",
+        description="The tournaments of the provisional player count as the registered "
+        "player's; the lists that read them become stale (recalculate --stale). Refused when "
+        "the name and the birth date both differ from the registry's (unless --force) or when "
+        "one person would play twice in a tournament.",
     )
-    merge.add_argument("provisional_id")
-    merge.add_argument("player_id")
+    merge.add_argument(
+        "provisional_id",
+        metavar="PROVISIONAL_ID",
+        help="the provisional id an ingest gave (view unmatched_player)",
+    )
+    merge.add_argument("player_id", metavar="PLAYER_ID", help="the registry's player id")
     merge.add_argument("--note", default="", help="why: kept with the merge")
     merge.add_argument(
         "--force",
@@ -184,7 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
         "the lists that rated it become stale (graduatoria recalculate --stale). A new "
         "delivery of it brings it back.",
     )
-    withdraw.add_argument("tournament_id", metavar="TOURNAMENT")
+    withdraw.add_argument(
+        "tournament_id", metavar="TOURNAMENT", help="the tournament id of the delivery"
+    )
     withdraw.add_argument("--reason", required=True, help="why: kept with the withdrawal")
     _add_warehouse(withdraw)
 
@@ -192,10 +346,12 @@ def build_parser() -> argparse.ArgumentParser:
         "problems",
         help="quarantined and withdrawn tournaments, and the rejections and warnings of the "
         "latest runs (read-only)",
+        description="Reads the warehouse only: the quarantined and withdrawn tournaments, "
+        "those no list will rate, and the rejections and warnings the latest runs recorded.",
     )
     problems.add_argument("--delivery", metavar="FOLDER", help="one delivery folder, by name")
-    problems.add_argument("--system", choices=ALL_LIST_SYSTEMS)
-    problems.add_argument("--tournament", metavar="ID")
+    problems.add_argument("--system", choices=ALL_LIST_SYSTEMS, help="one system's tournaments")
+    problems.add_argument("--tournament", metavar="ID", help="one tournament, by id")
     problems.add_argument(
         "--runs",
         type=int,
@@ -205,14 +361,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_warehouse(problems)
 
-    status = verbs.add_parser("status", help="summarise what the warehouse holds")
+    status = verbs.add_parser(
+        "status",
+        help="summarise what the warehouse holds (read-only)",
+        description="Reads the warehouse only: what it holds (players, tournaments, runs), the "
+        "tournaments by system, those no list will rate, and per system the lists published "
+        "and the stale ones, with why.",
+    )
     _add_warehouse(status)
 
-    demo = verbs.add_parser(
-        "demo", help="generate the demo federation and run the pipeline on it (make run)"
+    server = verbs.add_parser(
+        "server",
+        help="start, stop or check the lasting local Prefect server the commands use",
+        description="The first command that runs a flow starts a local Prefect server in the "
+        "background and later commands reuse it (its UI shows every run). start, stop and "
+        "status manage it explicitly; with PREFECT_API_URL set, that server is used instead.",
     )
-    demo.add_argument("--out", default="data/demo", metavar="DIR")
-    demo.add_argument("--seed", type=int, default=2027)
+    server.add_argument(
+        "action",
+        choices=("start", "stop", "status"),
+        metavar="{start,stop,status}",
+        help="start it (if not running), stop it, or say whether it runs and where",
+    )
+
+    demo = verbs.add_parser(
+        "demo",
+        help="generate the demo federation and run the pipeline on it (make run)",
+        description="Generates a demo chess federation (season 2019) and a draughts one "
+        "(2021-2022) into --out, loads their registries, opening lists and deliveries, and "
+        "publishes their lists; about a minute.",
+    )
+    demo.add_argument(
+        "--out",
+        default="data/demo",
+        metavar="DIR",
+        help="folder the demo files are written to (default: data/demo)",
+    )
+    demo.add_argument(
+        "--seed", type=int, default=2027, help="random seed of the demo federation (default: 2027)"
+    )
     _add_warehouse(demo)
     return parser
 
@@ -340,14 +527,14 @@ def _recalculate_every_stale_system(warehouse: str) -> None:
         with Warehouse(warehouse).reader() as con:
             stale = stale_of(con, system)
         if stale:
-            print(
+            show(
                 f"recalculate: {system} has {counted(len(stale), 'stale list')} "
                 f"from {stale[0].list_date}"
             )
             _recalculate_system(system, warehouse, stale=True)
             replayed.append(system)
     if not replayed:
-        print("recalculate: every published list is current; nothing to do")
+        show("recalculate: every published list is current; nothing to do")
 
 
 def _run_serve(args: argparse.Namespace) -> None:
@@ -388,6 +575,13 @@ def _run_status(args: argparse.Namespace) -> None:
     print_status(args.warehouse)
 
 
+def _run_server(args: argparse.Namespace) -> None:
+    # imported when the verb runs: --help must not import Prefect
+    from flows.prefect_server import server_verb
+
+    server_verb(args)
+
+
 def _run_demo(args: argparse.Namespace) -> None:
     from flows.demo import demo_flow
 
@@ -407,6 +601,7 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "withdraw": _run_withdraw,
     "problems": _run_problems,
     "status": _run_status,
+    "server": _run_server,
     "demo": _run_demo,
 }
 
@@ -440,46 +635,102 @@ def _prefect_logs(shown: bool) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # imported here, not at the top: flows.runtime imports DuckDB and Polars, which --help must
+    # not pay for. It only sets environment variables (PREFECT_HOME, where the local server's
+    # record is, read by the read-only verbs too): no verb imports Prefect through it
+    from flows.runtime import configure_prefect_environment
+
     configure_prefect_environment(verbose=args.debug)
-    from flows.runtime import quiet_flow_settings
+    if args.verb in WAREHOUSELESS_VERBS:
+        return _run(args)
     from flows.warehouse import Warehouse
 
-    swaps_before = Warehouse.swaps_done
     warehouse = Warehouse(args.warehouse)
     existed = warehouse.exists()
+    code = _run(args)
+    if code == 0:
+        _name_the_warehouse(
+            args.verb,
+            warehouse.path,
+            created=not existed and warehouse.exists(),
+            source=args.warehouse_from,
+        )
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the verb; an error is one line on stderr and a non-zero exit."""
+    swaps_before = _swaps_done(args)
     try:
-        with quiet_flow_settings(), _prefect_logs(shown=args.debug):
+        if args.verb in READ_ONLY_VERBS or args.verb in WAREHOUSELESS_VERBS:
+            # no flow runs: Prefect's settings would import Prefect (seconds) for nothing
             VERBS[args.verb](args)
+        else:
+            # the lasting local Prefect server (started by the first command that needs it),
+            # before anything imports Prefect: Prefect reads its API address once, at import
+            from flows.prefect_server import ensure_server
+
+            ensure_server()
+            from flows.runtime import quiet_flow_settings
+
+            with quiet_flow_settings(), _prefect_logs(shown=args.debug):
+                VERBS[args.verb](args)
     except KeyboardInterrupt:
-        if Warehouse.swaps_done == swaps_before:
-            print("graduatoria: interrupted; the warehouse is unchanged", file=sys.stderr)
+        if _swaps_done(args) == swaps_before:
+            unchanged = "" if args.verb in WAREHOUSELESS_VERBS else "; the warehouse is unchanged"
+            show(f"graduatoria: interrupted{unchanged}", err=True)
         else:
             # the run had written the warehouse, and was stopped reporting it
-            print(
+            show(
                 "graduatoria: interrupted after the run wrote the warehouse (see "
                 "`graduatoria status` and the `run` view)",
-                file=sys.stderr,
+                err=True,
             )
         return 130
-    except (Exception, PanicException) as error:
-        # a Polars panic is a BaseException: an analyst still gets one line, not a traceback
+    except BaseException as error:
+        if isinstance(error, BrokenPipeError) and args.verb in READ_ONLY_VERBS:
+            # a read-only verb printing its answer to a reader that went away (``status |
+            # head``): it wrote nothing, and its answer was read as far as it was wanted. (A
+            # flow's own lines go through flows.console, which never lets a closed pipe out.)
+            silence()
+            return 0
+        if not isinstance(error, Exception) and not _is_polars_panic(error):
+            raise  # SystemExit, GeneratorExit: not an error of the run
         if args.debug:
             raise
-        message = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
-        print(f"graduatoria: error: {message}", file=sys.stderr)
+        text = str(error).strip()
+        show(f"graduatoria: error: {text.splitlines()[0] if text else repr(error)}", err=True)
         return 1
-    _name_the_warehouse(args.verb, warehouse.path, created=not existed and warehouse.exists())
     return 0
 
 
-def _name_the_warehouse(verb: str, path: Path, created: bool) -> None:
+def _swaps_done(args: argparse.Namespace) -> int:
+    """How many times this process has replaced a warehouse file (a run's write landing)."""
+    if args.verb in WAREHOUSELESS_VERBS:
+        return 0
+    from flows.warehouse import Warehouse
+
+    return Warehouse.swaps_done
+
+
+def _is_polars_panic(error: BaseException) -> bool:
+    """A Polars panic is a BaseException: an analyst still gets one line, not a traceback.
+    Looked up rather than imported: Polars can panic only once a verb has imported it, and
+    importing it here would make --help pay for it."""
+    exceptions = sys.modules.get("polars.exceptions")
+    return exceptions is not None and isinstance(error, exceptions.PanicException)
+
+
+def _name_the_warehouse(verb: str, path: Path, created: bool, source: str = "default") -> None:
     """Every command says which warehouse it used (the default is relative to the folder a
     command runs in: run from another folder, it would use another file), and a new one is
-    never created in silence."""
+    never created in silence; one taken from GRADUATORIA_WAREHOUSE is said to be, since
+    nothing on the command line shows it."""
+    origin = f" (from {WAREHOUSE_VARIABLE})" if source == WAREHOUSE_VARIABLE else ""
     if created:
-        print(f"graduatoria: created a new warehouse: {path}")
-    elif verb not in VERBS_NAMING_THEIR_WAREHOUSE:
-        print(f"graduatoria: warehouse {path}")
+        show(f"graduatoria: created a new warehouse: {path}{origin}")
+    elif verb not in VERBS_NAMING_THEIR_WAREHOUSE or origin:
+        show(f"graduatoria: warehouse {path}{origin}")
 
 
 # their own output names the warehouse already

@@ -15,7 +15,7 @@ import polars as pl
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.console import say
+from flows.console import Progress, phase, say
 from flows.elo.rulebook import FSI_SYSTEMS, load_rulebook
 from flows.inputs import (
     MANIFEST_NAME,
@@ -336,15 +336,21 @@ def ingest_flow(
     )
     folders = discover_deliveries(Path(inbox))
     say(f"ingest: {len(folders)} deliveries found under {inbox}")
-    deliveries = [read_delivery(folder, Path(inbox)) for folder in folders]
+    # the phases that grow with the inbox and the warehouse say what they do and how long it
+    # took: a national ingest is otherwise seconds of silence
+    with phase("ingest: reading the files"):
+        deliveries = [read_delivery(folder, Path(inbox)) for folder in folders]
     with Warehouse(warehouse).transaction() as con:
-        context = load_matching_context(con)
+        with phase("ingest: reading the registry and the tournaments known"):
+            context = load_matching_context(con)
         outcomes = []
-        for number, delivery in enumerate(deliveries, start=1):
-            outcomes.append(prepare_delivery(delivery, context, national_federation))
-            say(f"  [{number}/{len(deliveries)}] {delivery.folder.name}: parsed")
-        run.counts = write_outcomes(con, run, outcomes)
-        unrated = unrated_among_new(con, run)
+        with Progress(len(deliveries)) as progress:
+            for delivery in deliveries:
+                outcomes.append(prepare_delivery(delivery, context, national_federation))
+                progress.advance(f"{delivery.folder.name}: parsed")
+        with phase("ingest: writing the tournaments"):
+            run.counts = write_outcomes(con, run, outcomes)
+            unrated = unrated_among_new(con, run)
         run.counts["tournaments_unrated"] = unrated.height
         report = ingest_report(run, outcomes, unrated, context.registry_identity.height > 0)
         run.write(con, "succeeded", report)

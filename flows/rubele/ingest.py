@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 from prefect import flow
 
-from flows.console import say
+from flows.console import Progress, phase, say
 from flows.csv_checks import checked_csv
 from flows.inputs import (
     CsvInput,
@@ -484,24 +484,26 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
             query_frame(con, read_sql("queries/rubele/fid_identity_history.sql"))
         )
         known = known_tournaments(con)
-        for number, folder in enumerate(folders, start=1):
-            counts = ingest_delivery(
-                con, run, read_draughts_delivery(folder, Path(inbox)), identities, known
-            )
-            for name, value in counts.items():
-                totals[name] += value
-            say(
-                f"  [{number}/{len(folders)}] {folder.name}: {counts['accepted']} accepted, "
-                f"{counts['quarantined']} quarantined, {counts['unchanged']} unchanged, "
-                f"{counts['rejections']} new rejections"
-            )
-        for system in RUBELE_SYSTEMS:
-            fill_receipt_windows(
-                con,
-                system,
-                lambda _day, system=system: _shipped_rulebook(system).calendar,
-            )
-        unrated = unrated_tournaments(con, run.run_id)
+        with Progress(len(folders)) as progress:
+            for folder in folders:
+                counts = ingest_delivery(
+                    con, run, read_draughts_delivery(folder, Path(inbox)), identities, known
+                )
+                for name, value in counts.items():
+                    totals[name] += value
+                progress.advance(
+                    f"{folder.name}: {counts['accepted']} accepted, "
+                    f"{counts['quarantined']} quarantined, {counts['unchanged']} unchanged, "
+                    f"{counts['rejections']} new rejections"
+                )
+        with phase("ingest-draughts: finding the tournaments no list will rate"):
+            for system in RUBELE_SYSTEMS:
+                fill_receipt_windows(
+                    con,
+                    system,
+                    lambda _day, system=system: _shipped_rulebook(system).calendar,
+                )
+            unrated = unrated_tournaments(con, run.run_id)
         totals["unrated"] = unrated.height
         run.counts = totals
         report = (
