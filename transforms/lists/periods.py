@@ -1,7 +1,9 @@
 """Rating periods: list dates, receipt cut-offs, and which period a tournament belongs to.
 
 A tournament belongs to a period by its date of receipt, not the date it was played: one
-received after a cut-off goes to the next period (RULES.md §1.1).
+received after a cut-off goes to the next period (RULES.md §1.1). A list is published the day
+after its cut-off, when its receipt window has closed (:func:`publication_crons`,
+:func:`last_closed_list`).
 """
 
 from __future__ import annotations
@@ -97,3 +99,45 @@ def cron_for(calendar: Calendar, hour: int = 6) -> str:
         raise ValueError("list dates fall on different days of the month: one cron per date")
     months = ",".join(str(month) for month, _ in calendar.list_dates)
     return f"0 {hour} {days[0]} {months} *"
+
+
+def _day_after(month_day: tuple[int, int]) -> tuple[int, int]:
+    """The (month, day) after a cut-off, in a common year: a cron cannot name a day that only
+    leap years have, so a cut-off on 28 or 29 February is followed by 1 March."""
+    month, day = month_day
+    following = date(2001, month, min(day, 28) if month == 2 else day) + timedelta(days=1)
+    return following.month, following.day
+
+
+def publication_crons(calendar: Calendar, hour: int = 6) -> list[str]:
+    """Cron expressions firing at ``hour`` on the day after each cut-off of the calendar: one
+    per day of the month those days fall on (15 Dec, 15 Mar, 15 Jun, 15 Sep give
+    ``0 6 16 3,6,9,12 *``; 31 Dec and 30 Jun give ``0 6 1 1,7 *``), ordered by that day.
+
+    A cron names days of the month and months, not dates: cut-offs whose following days differ
+    need one cron each, grouped by the day of the month so that a deployment carries as few
+    schedules as it can. After a 28 February cut-off the run comes on 1 March in a leap year
+    too, a day late; :func:`last_closed_list` still gives it the list whose window closed.
+    """
+    if not 0 <= hour <= 23:
+        raise ValueError(f"hour {hour} is not an hour of the day (0-23)")
+    months_by_day: dict[int, set[int]] = {}
+    for cutoff in calendar.cutoffs:
+        month, day = _day_after(cutoff)
+        months_by_day.setdefault(day, set()).add(month)
+    return [
+        f"0 {hour} {day} {','.join(str(month) for month in sorted(months))} *"
+        for day, months in sorted(months_by_day.items())
+    ]
+
+
+def last_closed_list(calendar: Calendar, day: date) -> date:
+    """The list whose receipt window closed last before ``day``: the latest list date whose
+    cut-off is earlier than ``day`` (on 16 March, the list of 1 April, cut-off 15 March).
+
+    A run on the day after a cut-off publishes that cut-off's list; a run that comes late (the
+    process was down, a 28 February cut-off in a leap year) still finds the same list until the
+    next cut-off has passed, and never a list whose window is still open."""
+    # the first list still taking a tournament received on ``day`` is the one whose window is
+    # open that day; the list before it is the last to have closed
+    return previous_list_date(calendar, first_list_taking(calendar, day))
