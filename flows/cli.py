@@ -295,12 +295,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = verbs.add_parser(
         "serve",
-        help="run the quarterly flow on the federation calendar (needs a Prefect server)",
-        description="Serves a Prefect deployment whose cron fires on the list dates of the "
-        "system's calendar and publishes that day's list, while this process runs.",
+        help="publish each list by itself, the day after its cut-off (a Prefect deployment; "
+        "runs while this process does)",
+        description="Registers the Prefect deployment scheduled-list/SYSTEM on the Prefect "
+        "server: crons in Europe/Rome at 06:00 on the day after each receipt cut-off, each run "
+        "publishing the list whose receipt window has just closed. This process runs the "
+        "scheduled runs until Ctrl-C; the schedules stay registered (docs/OPERATIONS.md).",
     )
     serve.add_argument(
-        "--system", required=True, choices=ALL_LIST_SYSTEMS, help="the system to publish"
+        "--system",
+        required=True,
+        action="append",
+        choices=ALL_LIST_SYSTEMS,
+        help="a system to publish (repeat the option for several)",
+    )
+    serve.add_argument(
+        "--work-pool",
+        default=None,
+        metavar="POOL",
+        help="register the deployments on this Prefect process work pool for a worker to run "
+        "(prefect worker start --pool POOL) instead of serving them here",
     )
     serve.add_argument(
         "--rulebook", default=None, metavar="TOML", help="rulebook file (default: data/rules/)"
@@ -538,9 +552,12 @@ def _recalculate_every_stale_system(warehouse: str) -> None:
 
 
 def _run_serve(args: argparse.Namespace) -> None:
-    from flows.deploy import serve
+    from flows.deploy import register, serve
 
-    serve(args.system, args.warehouse, args.rulebook)
+    if args.work_pool:
+        register(args.system, args.warehouse, args.work_pool, args.rulebook)
+    else:
+        serve(args.system, args.warehouse, args.rulebook)
 
 
 def _run_merge(args: argparse.Namespace) -> None:

@@ -131,20 +131,21 @@ def test_stale_alone_replays_every_system_elo_italia_before_elo_rapid(
 
 def test_serve_knows_the_calendar_of_every_system():
     from flows.systems import rating_system
-    from transforms.lists.periods import cron_for
+    from transforms.lists.periods import publication_crons
 
     crons = {
-        system: cron_for(rating_system(system).calendar_at(date(2026, 12, 2)))
+        system: publication_crons(rating_system(system).calendar_at(date(2026, 12, 2)))
         for system in ("elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale")
     }
+    # the day after each receipt cut-off
     assert crons == {
-        "elo_italia": "0 6 1 1,4,7,10 *",
-        "elo_rapid": "0 6 1 1,4,7,10 *",
-        "rubele_italiana": "0 6 1 1,7 *",
-        "rubele_internazionale": "0 6 1 1,7 *",
+        "elo_italia": ["0 6 16 3,6,9,12 *"],
+        "elo_rapid": ["0 6 16 3,6,9,12 *"],
+        "rubele_italiana": ["0 6 1 1,7 *"],
+        "rubele_internazionale": ["0 6 1 1,7 *"],
     }
     args = build_parser().parse_args(["serve", "--system", "rubele_italiana"])
-    assert args.system == "rubele_italiana"
+    assert args.system == ["rubele_italiana"]
 
 
 def test_a_polars_panic_is_one_line_too(capsys, monkeypatch):

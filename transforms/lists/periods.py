@@ -92,15 +92,6 @@ def ratings_day(calendar: Calendar, ratings_snapshot: str, list_date: date) -> d
     return list_date
 
 
-def cron_for(calendar: Calendar, hour: int = 6) -> str:
-    """A cron expression firing on every list date of the calendar (at ``hour``, local time)."""
-    days = sorted({day for _, day in calendar.list_dates})
-    if len(days) != 1:
-        raise ValueError("list dates fall on different days of the month: one cron per date")
-    months = ",".join(str(month) for month, _ in calendar.list_dates)
-    return f"0 {hour} {days[0]} {months} *"
-
-
 def _day_after(month_day: tuple[int, int]) -> tuple[int, int]:
     """The (month, day) after a cut-off, in a common year: a cron cannot name a day that only
     leap years have, so a cut-off on 28 or 29 February is followed by 1 March."""

@@ -7,7 +7,6 @@ from transforms.elo.rulebook import parse_rulebook
 from transforms.lists.eras import default_rulebook_path
 from transforms.lists.periods import (
     assign_list_dates,
-    cron_for,
     cutoff_for,
     first_list_taking,
     is_list_date,
@@ -62,7 +61,3 @@ def test_a_tournament_goes_to_the_period_of_its_receipt():
         date(2020, 7, 1),
         date(2020, 1, 1),
     ]
-
-
-def test_the_calendar_as_a_cron_expression():
-    assert cron_for(CALENDAR) == "0 6 1 1,4,7,10 *"
