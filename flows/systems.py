@@ -5,6 +5,10 @@ Every command that works on "any system" (``import-list``, ``quarterly``, ``reca
 ``status``, ``serve``, the command line) dispatches through :data:`SYSTEMS` instead of
 importing the flows of each family. A new system is one more entry here, built from its
 family's flows (``flows.elo``, ``flows.rubele``).
+
+The flows are imported when first called, not with this module: a module of flows imports
+Prefect (seconds), and ``status`` reads the registry (the systems, their rulebooks and stale
+lists) without ever running a flow.
 """
 
 from __future__ import annotations
@@ -12,25 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from flows.elo.lists import fsi_list_import, quarterly_flow
 from flows.elo.periods import stale_fsi_lists
-from flows.elo.recalculate import recalculate_flow
 from flows.elo.rulebook import load_rulebook
 from flows.publishing.arguments import ListError
-from flows.publishing.importing import ListImport
 from flows.publishing.staleness import StaleList
-from flows.rubele.lists import (
-    rubele_list_import,
-    rubele_quarterly_flow,
-    rubele_recalculate_flow,
-    stale_rubele_lists,
-)
+from flows.rubele.periods import stale_rubele_lists
 from flows.rubele.rulebook import load_rubele_rulebook
 from transforms.lists.eras import Calendar
+
+if TYPE_CHECKING:
+    from flows.publishing.importing import ListImport
 
 
 @dataclass(frozen=True)
@@ -89,14 +88,53 @@ class RatingSystem:
         return self.stale(con, self.name)
 
 
+# Each family's flows, imported when called (see the module's note)
+
+
+def _elo_quarterly(*args: Any, **kwargs: Any) -> dict[str, int]:
+    from flows.elo.lists import quarterly_flow
+
+    return quarterly_flow(*args, **kwargs)
+
+
+def _elo_recalculate(*args: Any, **kwargs: Any) -> dict[str, int]:
+    from flows.elo.recalculate import recalculate_flow
+
+    return recalculate_flow(*args, **kwargs)
+
+
+def _elo_list_import(system: str, list_date: date) -> ListImport:
+    from flows.elo.lists import fsi_list_import
+
+    return fsi_list_import(system, list_date)
+
+
+def _rubele_quarterly(*args: Any, **kwargs: Any) -> dict[str, int]:
+    from flows.rubele.lists import rubele_quarterly_flow
+
+    return rubele_quarterly_flow(*args, **kwargs)
+
+
+def _rubele_recalculate(*args: Any, **kwargs: Any) -> dict[str, int]:
+    from flows.rubele.lists import rubele_recalculate_flow
+
+    return rubele_recalculate_flow(*args, **kwargs)
+
+
+def _rubele_list_import(system: str, list_date: date) -> ListImport:
+    from flows.rubele.lists import rubele_list_import
+
+    return rubele_list_import(system, list_date)
+
+
 def _elo(name: str) -> RatingSystem:
     return RatingSystem(
         name=name,
         family="elo",
         rulebook=load_rulebook,
-        quarterly=quarterly_flow,
-        recalculate=recalculate_flow,
-        list_import=fsi_list_import,
+        quarterly=_elo_quarterly,
+        recalculate=_elo_recalculate,
+        list_import=_elo_list_import,
         stale=stale_fsi_lists,
     )
 
@@ -106,9 +144,9 @@ def _rubele(name: str) -> RatingSystem:
         name=name,
         family="rubele",
         rulebook=load_rubele_rulebook,
-        quarterly=rubele_quarterly_flow,
-        recalculate=rubele_recalculate_flow,
-        list_import=rubele_list_import,
+        quarterly=_rubele_quarterly,
+        recalculate=_rubele_recalculate,
+        list_import=_rubele_list_import,
         stale=stale_rubele_lists,
     )
 

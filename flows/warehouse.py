@@ -256,6 +256,15 @@ def has_relation(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     )
 
 
+def pending_migrations(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The migrations the next write will apply first: what a read-only session on a warehouse
+    written by an earlier version cannot read yet (none on one this version wrote)."""
+    if not has_relation(con, "schema_migration"):
+        return [path.name for path in migration_files()]
+    applied = {row[0] for row in execute(con, "SELECT name FROM schema_migration")}
+    return [path.name for path in migration_files() if path.name not in applied]
+
+
 def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict | None = None) -> object:
     """The first value of the first row, or None when there is no row."""
     rows = execute(con, sql, params)

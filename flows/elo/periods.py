@@ -203,4 +203,4 @@ def fsi_fingerprint(
 
 def stale_fsi_lists(con: duckdb.DuckDBPyConnection, system: str) -> list[StaleList]:
     """The official lists of an FSI system that a replay under its rulebook would change."""
-    return stale_lists(con, system, load_rulebook(system), fsi_fingerprint)
+    return stale_lists(con, system, load_rulebook(system), fsi_fingerprints)

@@ -4,7 +4,9 @@ Each list is written as a new revision only where its content changes; old revis
 ``rating_list_revisions``. ``--stale`` replays from the earliest list whose inputs changed since
 it was written (a corrected tournament, a merge, a registry load). A what-if ``scenario`` writes
 beside the official lists, never over them. The whole replay is one write of the warehouse:
-it goes to a staging copy that replaces the live file only when every list is written.
+it goes to a staging copy that replaces the live file only when every list is written. A
+replay of official lists that are all current computes none of them and writes only its run
+record (:mod:`flows.publishing.current`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from flows.console import counted, say
 from flows.elo.lists import as_previous
 from flows.elo.periods import (
     facts_of,
-    fsi_fingerprint,
     fsi_fingerprints,
     load_history,
     period_context,
@@ -34,6 +35,13 @@ from flows.elo.report import list_report
 from flows.elo.rulebook import FSI_SYSTEMS, load_rulebook
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_name, replay_dates
 from flows.publishing.context import PeriodContext, PreviousList, read_previous
+from flows.publishing.current import (
+    CurrentList,
+    nothing_to_replay,
+    read_only_verdict,
+    record_unchanged_replay,
+    unchanged_replay,
+)
 from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
 from flows.publishing.replay import finish_recalculation
 from flows.publishing.revisions import WrittenList, diff_against, revisions_in_force, write_list
@@ -41,6 +49,7 @@ from flows.publishing.staleness import stale_lists
 from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown
 from flows.warehouse import ROW_GROUP_ROWS, BatchedInserts, Warehouse
 from transforms.elo.lists import ClosedList, close_list, publish_list, split_history
+from transforms.elo.rulebook import Rulebook
 from transforms.lists.periods import cutoff_for
 
 # Rows of the lists replayed are appended in batches of one DuckDB row group per table: a
@@ -181,64 +190,111 @@ def recalculate_flow(
     )
     if stale:
         with Warehouse(warehouse).reader() as con:
-            if not stale_lists(con, system, rulebook, fsi_fingerprint):
+            if not stale_lists(con, system, rulebook, fsi_fingerprints):
                 # as for the draughts lists: nothing to replay is no run, and no staging copy
                 say(f"recalculate: every {system} list is current; nothing to do")
                 return {"lists": 0, "new_revisions": 0, "players_changed": 0}
+
+    def unchanged(con: duckdb.DuckDBPyConnection) -> list[CurrentList] | None:
+        return _unchanged_range(con, system, rulebook, start, end)
+
+    # a replay of current lists computes nothing: found before the warehouse is copied
+    current = None if stale or scenario != OFFICIAL else read_only_verdict(warehouse, unchanged)
     began = time.perf_counter()
     with Warehouse(warehouse).transaction(create=False) as con:
-        if stale:
-            found = stale_lists(con, system, rulebook, fsi_fingerprint)
-            if not found:
-                say(f"recalculate: every {system} list is current; nothing to do")
-            start = found[0].list_date if found else None
-            end = found[-1].list_date if found else None
-        if start is None or end is None:
-            if not stale:
-                raise ListError("give --from and --to, or --stale")
-            dates: list[date] = []
+        if current is not None:
+            # again under the writer lock: a run that wrote in between may have changed them
+            current = unchanged(con)
+        if current is not None:
+            say(nothing_to_replay(system, current))
+            report = record_unchanged_replay(con, run, system, current, began)
         else:
-            dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
-            refuse_imported_dates(con, system, dates)
-            refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
-        say(
-            f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
-            f"from {start} to {end}"
-        )
-        results: list[tuple[WrittenList, pl.DataFrame | None]] = []
-        if dates:
-            last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
-            history = split_history(
-                load_history(con, system, last_cutoff, dates[-1]),
-                rulebook.era_at(dates[0]).calendar,
-            )
-            previous = read_previous(con, system, scenario, dates[0])
-            played = history.played_before(dates[0], validity_in_force(rulebook))
-            fingerprints = fsi_fingerprints(con, system, rulebook, dates)
-            in_force = revisions_in_force(con, system, scenario)
-            # each list is closed here and published (notes, rankings, report, revision, rows,
-            # diff) on a background thread while the next lists are computed
-            with BackgroundPublisher(con, run, scenario, in_force, len(dates)) as publisher:
-                for list_date in dates:
-                    context = period_context(
-                        con, system, scenario, list_date, rulebook, previous, fingerprints
-                    )
-                    facts = facts_of(context, history, previous.rows, played)
-                    # the pure part, called directly: a Prefect task per list cost more than
-                    # the work of a small list, and a replay has nothing to retry
-                    closed = close_list(facts, context.era, list_date)
-                    publisher.submit(context, closed)
-                    # its revision is not settled yet (see BackgroundPublisher)
-                    previous = PreviousList(
-                        list_date,
-                        None,
-                        scenario,
-                        as_previous(context, closed.rows, revision=None),
-                    )
-                    played = facts.played_through
-            results = publisher.results()
-        report = finish_recalculation(con, run, system, scenario, results, began)
+            report = _replay(con, run, system, start, end, stale, rulebook, scenario, began)
     scenario_part = () if scenario == OFFICIAL else ("scenario", scenario)
     publish_markdown(report, key=artifact_key(system, *scenario_part, "recalculation"))
     say(report)
     return run.counts
+
+
+def _unchanged_range(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    rulebook: Rulebook,
+    start: date | None,
+    end: date | None,
+) -> list[CurrentList] | None:
+    """The official lists from ``start`` to ``end`` when a replay would leave every one as it
+    is (None: it would write one, or refuse, saying why)."""
+    if start is None or end is None:
+        return None
+    try:
+        dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
+    except (ListError, ValueError):  # no list date there, or no era in force: the run says it
+        return None
+    return unchanged_replay(con, system, rulebook, dates, fsi_fingerprints)
+
+
+def _replay(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    start: date | None,
+    end: date | None,
+    stale: bool,
+    rulebook: Rulebook,
+    scenario: str,
+    began: float,
+) -> str:
+    """Replay the list dates from ``start`` to ``end`` (or the stale ones), writing a new
+    revision where a list changes, and record the run: its report."""
+    if stale:
+        found = stale_lists(con, system, rulebook, fsi_fingerprints)
+        if not found:
+            say(f"recalculate: every {system} list is current; nothing to do")
+        start = found[0].list_date if found else None
+        end = found[-1].list_date if found else None
+    if start is None or end is None:
+        if not stale:
+            raise ListError("give --from and --to, or --stale")
+        dates: list[date] = []
+    else:
+        dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
+        refuse_imported_dates(con, system, dates)
+        refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
+    say(
+        f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
+        f"from {start} to {end}"
+    )
+    results: list[tuple[WrittenList, pl.DataFrame | None]] = []
+    if dates:
+        last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
+        history = split_history(
+            load_history(con, system, last_cutoff, dates[-1]),
+            rulebook.era_at(dates[0]).calendar,
+        )
+        previous = read_previous(con, system, scenario, dates[0])
+        played = history.played_before(dates[0], validity_in_force(rulebook))
+        fingerprints = fsi_fingerprints(con, system, rulebook, dates)
+        in_force = revisions_in_force(con, system, scenario)
+        # each list is closed here and published (notes, rankings, report, revision, rows,
+        # diff) on a background thread while the next lists are computed
+        with BackgroundPublisher(con, run, scenario, in_force, len(dates)) as publisher:
+            for list_date in dates:
+                context = period_context(
+                    con, system, scenario, list_date, rulebook, previous, fingerprints
+                )
+                facts = facts_of(context, history, previous.rows, played)
+                # the pure part, called directly: a Prefect task per list cost more than
+                # the work of a small list, and a replay has nothing to retry
+                closed = close_list(facts, context.era, list_date)
+                publisher.submit(context, closed)
+                # its revision is not settled yet (see BackgroundPublisher)
+                previous = PreviousList(
+                    list_date,
+                    None,
+                    scenario,
+                    as_previous(context, closed.rows, revision=None),
+                )
+                played = facts.played_through
+        results = publisher.results()
+    return finish_recalculation(con, run, system, scenario, results, began)

@@ -1,5 +1,8 @@
 """Publishing one list date of any system as the quarterly run does: the refusals every
-system's list shares, the list computed and written as a revision, and the run's report."""
+system's list shares, the list computed and written as a revision, and the run's report.
+
+A list that is current (:mod:`flows.publishing.current`) is not computed again: the run finds
+that out on a read-only session, before it copies the warehouse, and writes only its record."""
 
 from __future__ import annotations
 
@@ -10,7 +13,18 @@ from typing import Any
 import duckdb
 
 from flows.console import say
-from flows.publishing.arguments import OFFICIAL
+from flows.publishing.arguments import (
+    OFFICIAL,
+    ListError,
+    refuse_a_day_off_the_calendar,
+    refuse_an_open_window,
+)
+from flows.publishing.current import (
+    CurrentList,
+    current_lists,
+    list_checksums,
+    read_only_verdict,
+)
 from flows.publishing.refusals import (
     refuse_an_empty_first_list,
     refuse_imported_dates,
@@ -22,13 +36,15 @@ from flows.publishing.unrated import fill_receipt_windows
 from flows.runtime import RunRecord, publish_markdown
 from flows.warehouse import Warehouse, execute, read_sql
 
+Stale = Callable[[duckdb.DuckDBPyConnection], list[StaleList]]
+
 
 def publish_quarterly(
     system: str,
     list_date: date,
     warehouse: str,
     rulebook: Any,
-    stale: Callable[[duckdb.DuckDBPyConnection], list[StaleList]],
+    stale: Stale,
     publish: Callable[[duckdb.DuckDBPyConnection, RunRecord], WrittenList],
 ) -> dict[str, int]:
     """Publish the official list of ``system`` at ``list_date`` in one transaction (a new
@@ -39,37 +55,117 @@ def publish_quarterly(
         parameters={"system": system, "list_date": list_date, "rulebook": rulebook.source},
         rulebook_hash=rulebook.content_hash,
     )
+
+    def unchanged(con: duckdb.DuckDBPyConnection) -> CurrentList | None:
+        return unchanged_list(con, system, list_date, rulebook, stale)
+
+    current = read_only_verdict(warehouse, unchanged)
     with Warehouse(warehouse).transaction(create=False) as con:
-        fill_receipt_windows(con, system, lambda day: rulebook.era_at(day).calendar)
-        refuse_imported_dates(con, system, [list_date])
-        refuse_stale_lists_before(system, list_date, stale(con))
-        refuse_an_empty_first_list(con, system, list_date, rulebook.era_at(list_date).calendar)
-        written = publish(con, run)
-        stored = execute(
-            con,
-            read_sql("queries/lists/revision_report.sql"),
-            {
-                "system": system,
-                "scenario": OFFICIAL,
-                "list_date": list_date,
-                "revision": written.revision,
-            },
-        )[0][0]
-        report = superseded_note(con, run, written) + str(stored)
-        if not written.published.rows.get_column("in_ranking").any():
-            report = (
-                f"WARNING: nobody is in the national ranking of this list "
-                f"({written.published.rows.height} players, none both active and a member): "
-                "is the registry loaded, with its memberships?\n\n" + report
-            )
-        run.input_checksums = inputs_checksums([written])
-        run.counts = {
-            "revision": written.revision,
-            "new_revision": int(written.written),
-            "players": written.published.rows.height,
-            "in_ranking": int(written.published.rows.get_column("in_ranking").sum()),
-        }
-        run.write(con, "succeeded", report)
+        if current is not None:
+            # checked again under the writer lock, which the read-only session did not hold:
+            # a run that wrote in between (an ingest) may have changed what the list reads
+            current = unchanged(con)
+        if current is not None:
+            report = record_unchanged_list(con, run, system, current)
+        else:
+            report = _publish(con, run, system, list_date, rulebook, stale, publish)
     publish_markdown(report, key=f"{system.replace('_', '-')}-list")
     say(report)
     return run.counts
+
+
+def _publish(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    list_date: date,
+    rulebook: Any,
+    stale: Stale,
+    publish: Callable[[duckdb.DuckDBPyConnection, RunRecord], WrittenList],
+) -> str:
+    """Refuse what no list may be computed for, compute the list and write it: the report."""
+    fill_receipt_windows(con, system, lambda day: rulebook.era_at(day).calendar)
+    refuse_imported_dates(con, system, [list_date])
+    refuse_stale_lists_before(system, list_date, stale(con))
+    refuse_an_empty_first_list(con, system, list_date, rulebook.era_at(list_date).calendar)
+    written = publish(con, run)
+    stored = _stored_report(con, system, list_date, written.revision)
+    report = superseded_note(con, run, written) + stored
+    rows = written.published.rows
+    report = _nobody_ranked(rows.height) + report if not rows["in_ranking"].any() else report
+    run.input_checksums = inputs_checksums([written])
+    run.counts = {
+        "revision": written.revision,
+        "new_revision": int(written.written),
+        "players": rows.height,
+        "in_ranking": int(rows.get_column("in_ranking").sum()),
+    }
+    run.write(con, "succeeded", report)
+    return report
+
+
+def unchanged_list(
+    con: duckdb.DuckDBPyConnection, system: str, list_date: date, rulebook: Any, stale: Stale
+) -> CurrentList | None:
+    """The list of ``list_date`` when a quarterly run would leave it as it is and refuse
+    nothing (None: the run computes it, or refuses, saying why). Reads only: a read-only
+    session will do."""
+    try:
+        calendar = rulebook.era_at(list_date).calendar
+        refuse_a_day_off_the_calendar(system, calendar, list_date)
+        refuse_an_open_window(system, calendar, list_date)
+        refuse_imported_dates(con, system, [list_date])
+        found = stale(con)
+        refuse_stale_lists_before(system, list_date, found)
+    except (ListError, ValueError):  # a refusal (or no era in force): the run says it
+        return None
+    if execute(con, read_sql("queries/lists/windowless_dates.sql"), {"system": system}):
+        return None  # the run gives the revisions written before receipt windows theirs
+    lists = current_lists(con, system, rulebook, [list_date], found)
+    return lists[0] if lists else None
+
+
+def record_unchanged_list(
+    con: duckdb.DuckDBPyConnection, run: RunRecord, system: str, current: CurrentList
+) -> str:
+    """The report, counts and run record of a quarterly run whose list is current, as a run
+    that computed it again and found it unchanged gives them, read from the revision in
+    force."""
+    players, in_ranking = execute(
+        con,
+        read_sql("queries/lists/revision_counts.sql"),
+        {
+            "system": system,
+            "scenario": OFFICIAL,
+            "list_date": current.list_date,
+            "revision": current.revision,
+        },
+    )[0]
+    report = (
+        f"Unchanged: revision {current.revision} already holds this list.\n\n"
+        + _stored_report(con, system, current.list_date, current.revision)
+    )
+    report = _nobody_ranked(players) + report if not in_ranking else report
+    run.input_checksums = list_checksums(system, [(current.list_date, current.inputs_hash)])
+    run.counts = {
+        "revision": current.revision,
+        "new_revision": 0,
+        "players": players,
+        "in_ranking": in_ranking,
+    }
+    run.write(con, "succeeded", report)
+    return report
+
+
+def _stored_report(
+    con: duckdb.DuckDBPyConnection, system: str, list_date: date, revision: int
+) -> str:
+    key = {"system": system, "scenario": OFFICIAL, "list_date": list_date, "revision": revision}
+    return str(execute(con, read_sql("queries/lists/revision_report.sql"), key)[0][0])
+
+
+def _nobody_ranked(players: int) -> str:
+    return (
+        f"WARNING: nobody is in the national ranking of this list ({players} players, none "
+        "both active and a member): is the registry loaded, with its memberships?\n\n"
+    )

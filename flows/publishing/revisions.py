@@ -15,6 +15,7 @@ import polars as pl
 
 from flows.publishing.arguments import OFFICIAL
 from flows.publishing.context import PeriodContext
+from flows.publishing.current import list_checksums
 from flows.runtime import RunRecord
 from flows.warehouse import BatchedInserts, execute, insert_frame, query_frame, read_sql
 from transforms.lists.diffs import list_diff
@@ -221,10 +222,16 @@ def superseded_note(con: duckdb.DuckDBPyConnection, run: RunRecord, written: Wri
 
 def inputs_checksums(written: list[WrittenList]) -> dict[str, str]:
     """A list run's input checksums: the fingerprint of every input each list read (tournament
-    versions, merges, registry loads, reference lists), as the run record keeps files' ones."""
-    return {
-        f"inputs of the {item.context.system} list of {item.context.list_date}": (
-            item.context.inputs_hash
+    versions, merges, registry loads, reference lists), as the run record keeps files' ones,
+    and of the code that computed them (:func:`flows.publishing.current.list_checksums`)."""
+    checksums: dict[str, str] = {}
+    for system in dict.fromkeys(item.context.system for item in written):
+        checksums |= list_checksums(
+            system,
+            (
+                (item.context.list_date, item.context.inputs_hash)
+                for item in written
+                if item.context.system == system
+            ),
         )
-        for item in written
-    }
+    return checksums

@@ -4,22 +4,24 @@ lists read, as a fingerprint)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 import duckdb
+import polars as pl
 
 from flows.console import counted
 from flows.publishing.arguments import OFFICIAL
 from flows.warehouse import execute, query_frame, read_sql
 from transforms.lists.notes import first_named
-from transforms.lists.periods import receipt_window
+from transforms.lists.periods import is_list_date, receipt_window
 
-# What a list of a system would be computed from, now (connection, system, rulebook, list date):
-# each system reads its own inputs (flows.elo.periods, flows.rubele.lists)
-Fingerprint = Callable[[duckdb.DuckDBPyConnection, str, Any, date], str]
+# What the lists of a system at some dates would be computed from, now (connection, system,
+# rulebook, list dates -> the fingerprint of each): each system reads its own inputs
+# (flows.elo.periods, flows.rubele.periods), every date in one query
+Fingerprints = Callable[[duckdb.DuckDBPyConnection, str, Any, Sequence[date]], Mapping[date, str]]
 
 
 @dataclass(frozen=True)
@@ -32,17 +34,18 @@ def stale_lists(
     con: duckdb.DuckDBPyConnection,
     system: str,
     rulebook: Any,  # any system's rulebook: era_at, content_hash
-    fingerprint: Fingerprint,
+    fingerprints: Fingerprints,
 ) -> list[StaleList]:
     """Official lists whose inputs or rulebook changed since written, or computed from a
     revision of the list before that is no longer in force, and every later one up to the next
-    imported list (``fingerprint`` says what a list would read now)."""
+    imported list (``fingerprints`` says what lists would read now)."""
     current = query_frame(
         con,
         read_sql("queries/lists/current_revisions.sql"),
         {"system": system, "scenario": OFFICIAL},
     )
     in_force = dict(current.select("list_date", "revision").rows())
+    fingerprint = _fingerprint_now(con, system, rulebook, fingerprints, current)
     stale: list[StaleList] = []
     before: date | None = None  # the list in force before this one
     for row in current.iter_rows(named=True):
@@ -73,12 +76,49 @@ def stale_lists(
                     f"{previous}, which revision {in_force[previous]} has replaced",
                 )
             )
-        elif fingerprint(con, system, rulebook, list_date) != row["inputs_hash"]:
+        elif fingerprint(list_date) != row["inputs_hash"]:
             changed = _inputs_changed_since(con, system, rulebook, list_date, row["created_at"])
             stale.append(StaleList(list_date, f"its inputs changed since it was written{changed}"))
         elif row["rulebook_hash"] != rulebook.content_hash:
             stale.append(StaleList(list_date, "the rulebook changed since it was written"))
     return stale
+
+
+def _fingerprint_now(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    rulebook: Any,
+    fingerprints: Fingerprints,
+    current: pl.DataFrame,
+) -> Callable[[date], str]:
+    """What each computed list would read now, its fingerprint read with every other one's in
+    one query: one query per list cost 53 ms at national scale (91 lists: 4.5 s of every
+    status), all of them 0.05 s.
+
+    Only the dates the rulebook still places on its calendar (an era in force, a list date of
+    it) are read at once; a list it no longer places is read alone when the check reaches it,
+    failing the check there, as when every list was read alone (the check stops at the first
+    stale list, so it may never reach it)."""
+    placed = [
+        list_date
+        for list_date, source in current.select("list_date", "source").rows()
+        if source != "imported" and _placed(rulebook, list_date)
+    ]
+    now = fingerprints(con, system, rulebook, placed) if placed else {}
+
+    def fingerprint(list_date: date) -> str:
+        if list_date in now:
+            return now[list_date]
+        return fingerprints(con, system, rulebook, [list_date])[list_date]
+
+    return fingerprint
+
+
+def _placed(rulebook: Any, list_date: date) -> bool:
+    try:
+        return is_list_date(rulebook.era_at(list_date).calendar, list_date)
+    except ValueError:  # no era in force on that date (a RulebookError)
+        return False
 
 
 # tournaments named in a stale list's reason, at most

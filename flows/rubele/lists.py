@@ -9,6 +9,7 @@ the public views. The pure work is in ``transforms/inputs/draughts_csv.py``,
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import date
 
@@ -20,28 +21,33 @@ from prefect.utilities.annotations import quote
 
 from flows.console import counted, say
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_name, replay_dates
-from flows.publishing.context import (
-    PeriodContext,
-    PreviousList,
-    first_receipt,
-    list_context,
-    read_previous,
+from flows.publishing.context import PeriodContext, read_previous
+from flows.publishing.current import (
+    CurrentList,
+    nothing_to_replay,
+    read_only_verdict,
+    record_unchanged_replay,
+    unchanged_replay,
 )
 from flows.publishing.importing import ListImport
 from flows.publishing.quarterly import publish_quarterly
 from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
 from flows.publishing.replay import finish_recalculation
 from flows.publishing.revisions import WrittenList, diff_against, write_list
-from flows.publishing.staleness import StaleList, stale_lists
+from flows.publishing.staleness import stale_lists
 from flows.reports import MAX_LISTED, TOP_MOVES, moves_sections
+from flows.rubele.periods import (
+    rubele_context,
+    rubele_list_fingerprints,
+    stale_rubele_lists,
+)
 from flows.rubele.rulebook import load_rubele_rulebook
 from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown
-from flows.warehouse import Warehouse, execute, query_frame, read_sql
+from flows.warehouse import Warehouse, query_frame, read_sql
 from schemas.draughts import PublishedCapitalRow
 from schemas.problems import empty_problems
 from transforms.inputs.registry import DatedSnapshots
 from transforms.lists.notes import first_named
-from transforms.lists.periods import cutoff_for
 from transforms.lists.published import PublishedList
 from transforms.rubele.lists import (
     RubeleFacts,
@@ -56,53 +62,6 @@ from transforms.rubele.rulebook import RubeleRulebook
 
 
 # --------------------------------------------------------------------------- lists
-
-
-def rubele_context(
-    con: duckdb.DuckDBPyConnection,
-    system: str,
-    scenario: str,
-    list_date: date,
-    rulebook: RubeleRulebook,
-    previous: PreviousList,
-) -> PeriodContext:
-    """Where a draughts list date stands (capitals are read at the list date itself)."""
-    return list_context(
-        system,
-        scenario,
-        list_date,
-        rulebook.era_at(list_date),
-        rulebook,
-        previous,
-        list_date,
-        lambda up_to: rubele_fingerprint(con, system, list_date, up_to),
-        first_receipt=lambda: first_receipt(con, system),
-    )
-
-
-def rubele_list_fingerprint(
-    con: duckdb.DuckDBPyConnection, system: str, rulebook: RubeleRulebook, list_date: date
-) -> str:
-    """What a draughts list of ``list_date`` would be computed from, now (stale lists)."""
-    era = rulebook.era_at(list_date)
-    return rubele_fingerprint(con, system, list_date, cutoff_for(era.calendar, list_date))
-
-
-def stale_rubele_lists(con: duckdb.DuckDBPyConnection, system: str) -> list[StaleList]:
-    """The official lists of a draughts system that a replay under its rulebook would change."""
-    return stale_lists(con, system, load_rubele_rulebook(system), rubele_list_fingerprint)
-
-
-def rubele_fingerprint(
-    con: duckdb.DuckDBPyConnection, system: str, list_date: date, up_to: date
-) -> str:
-    return str(
-        execute(
-            con,
-            read_sql("queries/rubele/inputs_fingerprint.sql"),
-            {"system": system, "list_date": list_date, "up_to": up_to},
-        )[0][0]
-    )
 
 
 def fid_people_at(con: duckdb.DuckDBPyConnection, day: date) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -253,9 +212,12 @@ def publish_rubele(
     scenario: str,
     list_date: date,
     rulebook: RubeleRulebook,
+    fingerprints: Mapping[date, str] | None = None,
 ) -> WrittenList:
+    """Compute one draughts list and write it (a new revision only if it changed);
+    ``fingerprints``: the inputs' fingerprints of a replay's dates, read at once."""
     previous = read_previous(con, system, scenario, list_date)
-    context = rubele_context(con, system, scenario, list_date, rulebook, previous)
+    context = rubele_context(con, system, scenario, list_date, rulebook, previous, fingerprints)
     facts = read_rubele_facts(con, context, previous.rows)
     # quoted: Prefect would otherwise walk every field of the facts and the rulebook
     published = compute_rubele_list(quote(facts), quote(rulebook), list_date)
@@ -310,7 +272,7 @@ def rubele_recalculate_flow(
     if stale:
         rulebook = load_rubele_rulebook(system, rulebook_path)
         with Warehouse(warehouse).reader() as con:
-            found = stale_lists(con, system, rulebook, rubele_list_fingerprint)
+            found = stale_lists(con, system, rulebook, rubele_list_fingerprints)
         if not found:
             say(f"recalculate: every {system} list is current; nothing to do")
             return {"lists": 0, "new_revisions": 0, "players_changed": 0}
@@ -332,23 +294,54 @@ def rubele_recalculate_flow(
     )
     began = time.perf_counter()
     dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
-    say(
-        f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
-        f"from {start} to {end}"
-    )
+
+    def unchanged(con: duckdb.DuckDBPyConnection) -> list[CurrentList] | None:
+        return unchanged_replay(con, system, rulebook, dates, rubele_list_fingerprints)
+
+    # a replay of current lists computes nothing: found before the warehouse is copied
+    current = None if stale or scenario != OFFICIAL else read_only_verdict(warehouse, unchanged)
     with Warehouse(warehouse).transaction(create=False) as con:
-        refuse_imported_dates(con, system, dates)
-        refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
-        results = []
-        for number, list_date in enumerate(dates, start=1):
-            written = publish_rubele(con, run, system, scenario, list_date, rulebook)
-            compare = written.written or scenario != OFFICIAL
-            diff = diff_against(con, run, written, scenario) if compare else None
-            results.append((written, diff))
-            state = f"revision {written.revision}" if written.written else "unchanged"
-            say(f"  [{number}/{len(dates)}] {list_date}: {state}")
-        report = finish_recalculation(con, run, system, scenario, results, began)
+        if current is not None:
+            # again under the writer lock: a run that wrote in between may have changed them
+            current = unchanged(con)
+        if current is not None:
+            say(nothing_to_replay(system, current))
+            report = record_unchanged_replay(con, run, system, current, began)
+        else:
+            report = _replay_rubele(con, run, system, scenario, start, end, rulebook, began)
     scenario_part = () if scenario == OFFICIAL else ("scenario", scenario)
     publish_markdown(report, key=artifact_key(system, *scenario_part, "recalculation"))
     say(report)
     return run.counts
+
+
+def _replay_rubele(
+    con: duckdb.DuckDBPyConnection,
+    run: RunRecord,
+    system: str,
+    scenario: str,
+    start: date,
+    end: date,
+    rulebook: RubeleRulebook,
+    began: float,
+) -> str:
+    """Replay the draughts list dates from ``start`` to ``end`` in order, writing a new
+    revision where a list changes, and record the run: its report."""
+    dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
+    say(
+        f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
+        f"from {start} to {end}"
+    )
+    refuse_imported_dates(con, system, dates)
+    refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
+    # every date's fingerprint in one query (a replay writes lists, not what they read)
+    fingerprints = rubele_list_fingerprints(con, system, rulebook, dates)
+    results = []
+    for number, list_date in enumerate(dates, start=1):
+        written = publish_rubele(con, run, system, scenario, list_date, rulebook, fingerprints)
+        compare = written.written or scenario != OFFICIAL
+        diff = diff_against(con, run, written, scenario) if compare else None
+        results.append((written, diff))
+        state = f"revision {written.revision}" if written.written else "unchanged"
+        say(f"  [{number}/{len(dates)}] {list_date}: {state}")
+    return finish_recalculation(con, run, system, scenario, results, began)

@@ -73,10 +73,15 @@ def test_a_quarter_is_published_into_the_public_views(loaded_warehouse):
     assert [name for name, _, _ in ranking] == ["overall", "women", "youth"]
     assert all(first == 1 and size > 0 for _, first, size in ranking)
     assert run[0][0] == "succeeded" and len(run[0][1]) == 64
-    # the fingerprint of every input the list read, as an ingest keeps its files' checksums
+    # the fingerprint of every input the list read, as an ingest keeps its files' checksums,
+    # and of the code that computed it
     checksums = json.loads(run[0][2])
-    assert list(checksums) == [f"inputs of the elo_italia list of {SEASON}-04-01"]
+    assert sorted(checksums) == [
+        "code of the lists",
+        f"inputs of the elo_italia list of {SEASON}-04-01",
+    ]
     assert len(checksums[f"inputs of the elo_italia list of {SEASON}-04-01"]) == 64
+    assert len(checksums["code of the lists"]) == 64
 
     again = quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
     assert again["new_revision"] == 0 and again["revision"] == 1

@@ -1,11 +1,12 @@
 """Recalculation: eras by date, a corrected tournament cascading, scenarios, idempotence."""
 
+import itertools
 from datetime import date, datetime
 
 import polars as pl
 import pytest
 
-from flows.elo.periods import fsi_fingerprint
+from flows.elo.periods import fsi_fingerprint, fsi_fingerprints
 from flows.warehouse import Warehouse
 from tests.flows.helpers import deliver_a_corrected_tournament
 
@@ -13,6 +14,16 @@ pytestmark = pytest.mark.usefixtures("prefect_server")
 
 
 NEWCOMER_K_LINE = "{ games_below = 30, k = 30 }"
+
+
+def always_compute(monkeypatch) -> None:
+    """Every list run computes its lists again, as if under new code each time: a run leaves
+    a list last computed by the same code from the same inputs alone, computing nothing
+    (tests/flows/test_no_change_runs.py)."""
+    import flows.publishing.current
+
+    runs = itertools.count()
+    monkeypatch.setattr(flows.publishing.current, "code_digest", lambda: f"code {next(runs)}")
 
 
 def newcomer_k(text: str, k: int) -> str:
@@ -74,7 +85,6 @@ def test_the_2021_era_keeps_the_frozen_values(season_warehouse):
 
 
 def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_warehouse, tmp_path):
-    from flows.elo.periods import fsi_fingerprints
     from flows.elo.recalculate import recalculate_flow
     from flows.elo.rulebook import load_rulebook
     from flows.publishing.staleness import stale_lists
@@ -84,12 +94,12 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
     before = _official(warehouse)
     rulebook = load_rulebook("elo_italia")
     with Warehouse(warehouse).reader() as con:
-        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprint) == []
+        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprints) == []
     assert deliver_a_corrected_tournament(warehouse, tmp_path / "corrections")[1] == 1
 
     with Warehouse(warehouse).reader() as con:
         stale = [
-            item.list_date for item in stale_lists(con, "elo_italia", rulebook, fsi_fingerprint)
+            item.list_date for item in stale_lists(con, "elo_italia", rulebook, fsi_fingerprints)
         ]
         # a replay reads every date's fingerprint in one query: the same as one by one
         dates = [row[0] for row in before]
@@ -106,7 +116,7 @@ def test_a_corrected_tournament_makes_its_period_and_later_ones_stale(season_war
     ]
     assert {row[0] for row in after if row[1] == 2} == set(stale)
     with Warehouse(warehouse).reader() as con:
-        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprint) == []
+        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprints) == []
         old_kept = con.execute(
             "SELECT count(DISTINCT revision) FROM rating_list_revisions "
             "WHERE list_date = '2019-07-01'"
@@ -351,7 +361,7 @@ def test_the_history_read_gives_each_period_in_the_engines_order(season_warehous
     assert sum(part.games.height for part in periods.values()) == history.games.height
 
 
-def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
+def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse, monkeypatch):
     # The demo loads a registry snapshot as of 2019-07-01, a list date: that list reads it
     # whether a replay ends there, goes on past it, or the quarterly flow publishes it alone
     # (a replay ending later used to see it, the others not, so the same inputs gave two
@@ -359,6 +369,7 @@ def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse):
     from flows.elo.lists import quarterly_flow
     from flows.elo.recalculate import recalculate_flow
 
+    always_compute(monkeypatch)
     warehouse = str(season_warehouse(2019))
     assert recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))[
         "new_revisions"
@@ -437,7 +448,7 @@ def test_a_new_receipt_date_moves_a_tournament_and_it_is_rated_once(season_wareh
     with Warehouse(warehouse).reader() as con:
         # the list of 1 July rated the first version: it no longer holds the tournament
         stale = [
-            item.list_date for item in stale_lists(con, "elo_italia", rulebook, fsi_fingerprint)
+            item.list_date for item in stale_lists(con, "elo_italia", rulebook, fsi_fingerprints)
         ]
         warned = con.execute(
             "SELECT reason FROM input_warning WHERE tournament_id = ? AND field = 'received_on'",
@@ -453,7 +464,7 @@ def test_a_new_receipt_date_moves_a_tournament_and_it_is_rated_once(season_wareh
             "WHERE system = 'elo_italia' AND tournament_id = ? GROUP BY ALL ORDER BY ALL",
             [tournament_id],
         ).fetchall()
-        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprint) == []
+        assert stale_lists(con, "elo_italia", rulebook, fsi_fingerprints) == []
     assert rated_in == [(date(2019, 10, 1), 2)]
 
 
@@ -475,7 +486,7 @@ def test_a_list_computed_from_a_replaced_revision_of_the_one_before_is_stale(sea
             "WHERE system = 'elo_italia' AND scenario = 'official' AND list_date = '2019-04-01'"
         )
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprint)
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprints)
     assert [(stale.list_date, stale.reason) for stale in found] == [
         (
             date(2019, 7, 1),
@@ -517,7 +528,7 @@ def test_a_late_tournament_is_named_as_new_in_the_stale_reason(season_warehouse,
         if folder == "first":
             recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2020, 1, 1))
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprint)
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprints)
     assert (found[0].list_date, found[0].reason) == (
         date(2019, 10, 1),
         "its inputs changed since it was written: new tournaments LATE-1",
@@ -547,7 +558,7 @@ def test_a_registry_snapshot_loaded_late_is_named_in_the_stale_reason(season_war
     (late / "memberships.csv").write_text("\n".join(memberships[:-1]) + "\n", encoding="utf-8")
     load_registry_flow(str(late), date(2019, 8, 15), warehouse)
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprint)
+        found = stale_lists(con, "elo_italia", load_rulebook("elo_italia"), fsi_fingerprints)
     assert found[0].list_date == date(2019, 10, 1)
     assert found[0].reason == (
         "its inputs changed since it was written: the registry snapshot of 2019-08-15 loaded"
@@ -585,7 +596,7 @@ def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_w
     # an arbitrary registered player: not the same person, so the merge is forced
     merge_player_flow(provisional, idle, warehouse, force=True)
     with Warehouse(warehouse).reader() as con:
-        found = stale_lists(con, "elo_italia", rulebook, fsi_fingerprint)
+        found = stale_lists(con, "elo_italia", rulebook, fsi_fingerprints)
     assert found[0].list_date == first_list
     assert found[0].reason == "its inputs changed since it was written: 1 merge recorded"
     # a list of another system, which none of his tournaments feeds, is not told of the merge

@@ -318,11 +318,8 @@ def test_a_games_file_whose_header_lacks_a_column_is_refused_once_saying_which(t
 def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_path):
     from flows.publishing.staleness import stale_lists
     from flows.rubele.ingest import ingest_draughts_flow
-    from flows.rubele.lists import (
-        rubele_list_fingerprint,
-        rubele_quarterly_flow,
-        rubele_recalculate_flow,
-    )
+    from flows.rubele.lists import rubele_quarterly_flow, rubele_recalculate_flow
+    from flows.rubele.periods import rubele_list_fingerprints
     from flows.rubele.rulebook import load_rubele_rulebook as rulebook_of
 
     warehouse, inbox = _ingested(tmp_path)
@@ -333,7 +330,7 @@ def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_pa
     ingest_draughts_flow(str(inbox), warehouse)
     with Warehouse(warehouse).reader() as con:
         stale = stale_lists(
-            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprint
+            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprints
         )
     assert [item.list_date for item in stale] == [date(2019, 7, 1)]
     counts = rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)
@@ -359,11 +356,8 @@ def test_a_corrected_games_file_makes_the_list_stale_and_stale_replays_it(tmp_pa
 def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_path):
     from flows.publishing.staleness import stale_lists
     from flows.rubele.ingest import ingest_draughts_flow
-    from flows.rubele.lists import (
-        rubele_list_fingerprint,
-        rubele_quarterly_flow,
-        rubele_recalculate_flow,
-    )
+    from flows.rubele.lists import rubele_quarterly_flow, rubele_recalculate_flow
+    from flows.rubele.periods import rubele_list_fingerprints
     from flows.rubele.rulebook import load_rubele_rulebook as rulebook_of
 
     warehouse, inbox = _ingested(tmp_path)
@@ -375,7 +369,7 @@ def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_p
     ingest_draughts_flow(str(inbox), warehouse)
     with Warehouse(warehouse).reader() as con:
         stale = stale_lists(
-            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprint
+            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprints
         )
         warned = con.sql(
             "SELECT reason FROM input_warning WHERE tournament_id = 'DI-1' "
@@ -397,7 +391,8 @@ def test_a_tournament_sent_again_with_a_later_receipt_date_is_applied_once(tmp_p
 def test_a_first_list_cannot_leave_out_tournaments_received_before_its_window(tmp_path):
     from flows.publishing.arguments import ListError
     from flows.publishing.staleness import stale_lists
-    from flows.rubele.lists import rubele_list_fingerprint, rubele_quarterly_flow
+    from flows.rubele.lists import rubele_quarterly_flow
+    from flows.rubele.periods import rubele_list_fingerprints
     from flows.rubele.rulebook import load_rubele_rulebook as rulebook_of
 
     warehouse, _inbox = _ingested(tmp_path)
@@ -411,7 +406,7 @@ def test_a_first_list_cannot_leave_out_tournaments_received_before_its_window(tm
     rubele_quarterly_flow("rubele_italiana", date(2019, 1, 1), warehouse)
     with Warehouse(warehouse).reader() as con:
         stale = stale_lists(
-            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprint
+            con, "rubele_italiana", rulebook_of("rubele_italiana"), rubele_list_fingerprints
         )
     assert [(item.list_date, item.reason) for item in stale] == [
         (
