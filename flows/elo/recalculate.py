@@ -22,7 +22,7 @@ import duckdb
 import polars as pl
 from prefect import flow
 
-from flows.console import counted, say
+from flows.console import Progress, counted, phase, say
 from flows.elo.lists import as_previous
 from flows.elo.periods import (
     facts_of,
@@ -98,7 +98,7 @@ class BackgroundPublisher:
         self.finished: list[Future[tuple[WrittenList, pl.DataFrame | None]]] = []
         self.settled = 0  # lists at the head of ``finished`` known to be finished
         self.last: WrittenList | None = None
-        self.done = 0
+        self.progress = Progress(total)
         self.failure: BaseException | None = None
 
     def __enter__(self) -> BackgroundPublisher:
@@ -109,6 +109,7 @@ class BackgroundPublisher:
             self.thread.shutdown(wait=True, cancel_futures=error_type is not None)
             self.rows.__exit__(error_type, error, traceback)
         finally:
+            self.progress.close()
             self.con.close()
 
     def submit(self, context: PeriodContext, closed: ClosedList) -> None:
@@ -153,8 +154,7 @@ class BackgroundPublisher:
         diff = diff_against(self.con, self.run, written, self.scenario) if compare else None
         state = f"revision {written.revision}" if written.written else "unchanged"
         changed = f", {diff.height} players differ" if diff is not None and diff.height else ""
-        self.done += 1
-        say(f"  [{self.done}/{self.total}] {context.list_date}: {state}{changed}")
+        self.progress.advance(f"{context.list_date}: {state}{changed}")
         return written, diff
 
 
@@ -267,15 +267,16 @@ def _replay(
     )
     results: list[tuple[WrittenList, pl.DataFrame | None]] = []
     if dates:
-        last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
-        history = split_history(
-            load_history(con, system, last_cutoff, dates[-1]),
-            rulebook.era_at(dates[0]).calendar,
-        )
-        previous = read_previous(con, system, scenario, dates[0])
-        played = history.played_before(dates[0], validity_in_force(rulebook))
-        fingerprints = fsi_fingerprints(con, system, rulebook, dates)
-        in_force = revisions_in_force(con, system, scenario)
+        with phase("recalculate: reading the history"):
+            last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
+            history = split_history(
+                load_history(con, system, last_cutoff, dates[-1]),
+                rulebook.era_at(dates[0]).calendar,
+            )
+            previous = read_previous(con, system, scenario, dates[0])
+            played = history.played_before(dates[0], validity_in_force(rulebook))
+            fingerprints = fsi_fingerprints(con, system, rulebook, dates)
+            in_force = revisions_in_force(con, system, scenario)
         # each list is closed here and published (notes, rankings, report, revision, rows,
         # diff) on a background thread while the next lists are computed
         with BackgroundPublisher(con, run, scenario, in_force, len(dates)) as publisher:

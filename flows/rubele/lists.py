@@ -19,7 +19,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
-from flows.console import counted, say
+from flows.console import Progress, counted, say
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_name, replay_dates
 from flows.publishing.context import PeriodContext, read_previous
 from flows.publishing.current import (
@@ -337,11 +337,12 @@ def _replay_rubele(
     # every date's fingerprint in one query (a replay writes lists, not what they read)
     fingerprints = rubele_list_fingerprints(con, system, rulebook, dates)
     results = []
-    for number, list_date in enumerate(dates, start=1):
-        written = publish_rubele(con, run, system, scenario, list_date, rulebook, fingerprints)
-        compare = written.written or scenario != OFFICIAL
-        diff = diff_against(con, run, written, scenario) if compare else None
-        results.append((written, diff))
-        state = f"revision {written.revision}" if written.written else "unchanged"
-        say(f"  [{number}/{len(dates)}] {list_date}: {state}")
+    with Progress(len(dates)) as progress:
+        for list_date in dates:
+            written = publish_rubele(con, run, system, scenario, list_date, rulebook, fingerprints)
+            compare = written.written or scenario != OFFICIAL
+            diff = diff_against(con, run, written, scenario) if compare else None
+            results.append((written, diff))
+            state = f"revision {written.revision}" if written.written else "unchanged"
+            progress.advance(f"{list_date}: {state}")
     return finish_recalculation(con, run, system, scenario, results, began)
