@@ -37,16 +37,14 @@ from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_
 from flows.publishing.context import PeriodContext, PreviousList, read_previous
 from flows.publishing.current import (
     CurrentList,
-    nothing_to_replay,
-    read_only_verdict,
-    record_unchanged_replay,
+    replay_unless_current,
     unchanged_replay,
 )
 from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
 from flows.publishing.replay import finish_recalculation
 from flows.publishing.revisions import WrittenList, diff_against, revisions_in_force, write_list
 from flows.publishing.staleness import stale_lists
-from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown
+from flows.runtime import RunRecord, failure_recorded
 from flows.warehouse import ROW_GROUP_ROWS, BatchedInserts, Warehouse
 from transforms.elo.lists import ClosedList, close_list, publish_list, split_history
 from transforms.elo.rulebook import Rulebook
@@ -198,22 +196,17 @@ def recalculate_flow(
     def unchanged(con: duckdb.DuckDBPyConnection) -> list[CurrentList] | None:
         return _unchanged_range(con, system, rulebook, start, end)
 
-    # a replay of current lists computes nothing: found before the warehouse is copied
-    current = None if stale or scenario != OFFICIAL else read_only_verdict(warehouse, unchanged)
     began = time.perf_counter()
-    with Warehouse(warehouse).transaction(create=False) as con:
-        if current is not None:
-            # again under the writer lock: a run that wrote in between may have changed them
-            current = unchanged(con)
-        if current is not None:
-            say(nothing_to_replay(system, current))
-            report = record_unchanged_replay(con, run, system, current, began)
-        else:
-            report = _replay(con, run, system, start, end, stale, rulebook, scenario, began)
-    scenario_part = () if scenario == OFFICIAL else ("scenario", scenario)
-    publish_markdown(report, key=artifact_key(system, *scenario_part, "recalculation"))
-    say(report)
-    return run.counts
+    return replay_unless_current(
+        warehouse,
+        run,
+        system,
+        scenario,
+        stale,
+        unchanged,
+        lambda con: _replay(con, run, system, start, end, stale, rulebook, scenario, began),
+        began,
+    )
 
 
 def _unchanged_range(

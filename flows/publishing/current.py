@@ -34,10 +34,10 @@ import polars as pl
 
 import schemas
 import transforms
-from flows.console import counted
+from flows.console import counted, say
 from flows.publishing.arguments import OFFICIAL
 from flows.publishing.staleness import Fingerprints, StaleList, stale_lists
-from flows.runtime import RunRecord
+from flows.runtime import RunRecord, artifact_key, publish_markdown
 from flows.warehouse import SQL_DIR, Warehouse, execute, pending_migrations, query_frame, read_sql
 
 # the run records' input checksum naming the code that computed or checked their lists
@@ -216,3 +216,33 @@ def nothing_to_replay(system: str, lists: list[CurrentList]) -> str:
         f"{lists[0].list_date} to {lists[-1].list_date}: every one current (same inputs, "
         "rulebook and code), none replayed"
     )
+
+
+def replay_unless_current(
+    warehouse: str,
+    run: RunRecord,
+    system: str,
+    scenario: str,
+    stale: bool,
+    unchanged: Callable[[duckdb.DuckDBPyConnection], list[CurrentList] | None],
+    replay: Callable[[duckdb.DuckDBPyConnection], str],
+    began: float,
+) -> dict[str, int]:
+    """A replay (``replay``: the report of a run that computes), or, when every official list
+    of the range is current (``unchanged``), only the run's record: found on a read-only
+    session before the warehouse is copied, and checked again under the writer lock, where a
+    run that wrote in between may have changed them. Publishes and prints the report; returns
+    the run's counts."""
+    current = None if stale or scenario != OFFICIAL else read_only_verdict(warehouse, unchanged)
+    with Warehouse(warehouse).transaction(create=False) as con:
+        if current is not None:
+            current = unchanged(con)
+        if current is not None:
+            say(nothing_to_replay(system, current))
+            report = record_unchanged_replay(con, run, system, current, began)
+        else:
+            report = replay(con)
+    scenario_part = () if scenario == OFFICIAL else ("scenario", scenario)
+    publish_markdown(report, key=artifact_key(system, *scenario_part, "recalculation"))
+    say(report)
+    return run.counts

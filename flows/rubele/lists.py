@@ -24,9 +24,7 @@ from flows.publishing.arguments import OFFICIAL, ListError, refuse_bad_scenario_
 from flows.publishing.context import PeriodContext, read_previous
 from flows.publishing.current import (
     CurrentList,
-    nothing_to_replay,
-    read_only_verdict,
-    record_unchanged_replay,
+    replay_unless_current,
     unchanged_replay,
 )
 from flows.publishing.importing import ListImport
@@ -42,7 +40,7 @@ from flows.rubele.periods import (
     stale_rubele_lists,
 )
 from flows.rubele.rulebook import load_rubele_rulebook
-from flows.runtime import RunRecord, artifact_key, failure_recorded, publish_markdown
+from flows.runtime import RunRecord, failure_recorded
 from flows.warehouse import Warehouse, query_frame, read_sql
 from schemas.draughts import PublishedCapitalRow
 from schemas.problems import empty_problems
@@ -298,21 +296,16 @@ def rubele_recalculate_flow(
     def unchanged(con: duckdb.DuckDBPyConnection) -> list[CurrentList] | None:
         return unchanged_replay(con, system, rulebook, dates, rubele_list_fingerprints)
 
-    # a replay of current lists computes nothing: found before the warehouse is copied
-    current = None if stale or scenario != OFFICIAL else read_only_verdict(warehouse, unchanged)
-    with Warehouse(warehouse).transaction(create=False) as con:
-        if current is not None:
-            # again under the writer lock: a run that wrote in between may have changed them
-            current = unchanged(con)
-        if current is not None:
-            say(nothing_to_replay(system, current))
-            report = record_unchanged_replay(con, run, system, current, began)
-        else:
-            report = _replay_rubele(con, run, system, scenario, start, end, rulebook, began)
-    scenario_part = () if scenario == OFFICIAL else ("scenario", scenario)
-    publish_markdown(report, key=artifact_key(system, *scenario_part, "recalculation"))
-    say(report)
-    return run.counts
+    return replay_unless_current(
+        warehouse,
+        run,
+        system,
+        scenario,
+        stale,
+        unchanged,
+        lambda con: _replay_rubele(con, run, system, scenario, start, end, rulebook, began),
+        began,
+    )
 
 
 def _replay_rubele(
