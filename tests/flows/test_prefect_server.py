@@ -308,20 +308,24 @@ def _record(version: str = "3.9.1", age: float = 0.0) -> ServerRecord:
 
 
 @pytest.mark.parametrize(
-    ("record", "ours", "answering", "running", "verdict"),
+    ("version", "age", "ours", "answering", "running", "verdict"),
     [
-        (_record(), True, True, "3.9.1", Verdict.REUSE),
-        (_record(), False, True, "3.9.1", Verdict.FORGET),  # a recycled pid: never signalled
-        (_record("3.8.0"), True, True, "3.8.0", Verdict.STOP),  # Prefect was upgraded
-        (_record(), True, True, "3.8.0", Verdict.STOP),
-        (_record(age=5), True, False, None, Verdict.WAIT),  # still starting
-        (_record(age=600), True, False, None, Verdict.STOP),  # hung
+        ("3.9.1", 0, True, True, "3.9.1", Verdict.REUSE),
+        ("3.9.1", 0, False, True, "3.9.1", Verdict.FORGET),  # a recycled pid: never signalled
+        ("3.8.0", 0, True, True, "3.8.0", Verdict.STOP),  # Prefect was upgraded
+        ("3.9.1", 0, True, True, "3.8.0", Verdict.STOP),
+        ("3.9.1", 5, True, False, None, Verdict.WAIT),  # still starting
+        ("3.9.1", 600, True, False, None, Verdict.STOP),  # hung
     ],
 )
-def test_what_is_done_with_a_recorded_server(record, ours, answering, running, verdict) -> None:
+def test_what_is_done_with_a_recorded_server(
+    version: str, age: float, ours: bool, answering: bool, running: str | None, verdict: Verdict
+) -> None:
+    # the record is made when the test runs: made at collection, its age would grow with the
+    # time the suite takes to reach it (a "still starting" server would look hung)
     assert (
         judge(
-            record,
+            _record(version, age),
             ours=ours,
             answering=answering,
             running_version=running,
