@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from flows.console import counted, show, silence
+from flows.export import add_export_parser, run_export
+from flows.reconcile import add_reconcile_parser, run_reconcile
 
 DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
 WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
@@ -34,7 +36,7 @@ WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
 # two equal.
 ALL_LIST_SYSTEMS = ["elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale"]
 # they read the warehouse with DuckDB alone: no Prefect flow, no Prefect import (seconds)
-READ_ONLY_VERBS = ("status", "problems")
+READ_ONLY_VERBS = ("status", "problems", "export")
 # verbs that manage Prefect itself rather than run a flow, and hold no warehouse
 WAREHOUSELESS_VERBS = ("server",)
 
@@ -384,6 +386,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_warehouse(status)
 
+    # their modules import only the standard library when loaded: --help stays fast
+    _add_warehouse(add_export_parser(verbs))
+    _add_warehouse(add_reconcile_parser(verbs))
+
     server = verbs.add_parser(
         "server",
         help="start, stop or check the lasting local Prefect server the commands use",
@@ -618,6 +624,8 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "withdraw": _run_withdraw,
     "problems": _run_problems,
     "status": _run_status,
+    "export": run_export,
+    "reconcile": run_reconcile,
     "server": _run_server,
     "demo": _run_demo,
 }

@@ -207,3 +207,23 @@ JOIN first_list f USING (system)
 WHERE t.status = 'accepted'
   AND ((f.source = 'imported' AND t.received_on <= f.received_up_to)
        OR (f.source <> 'imported' AND t.received_on <= f.received_after));
+
+-- Public: each reconciliation of a computed list with the list its federation published
+-- (graduatoria reconcile): the revision compared, the file, and how far they agree. Ratings are
+-- compared for the players on both lists: agree_exactly, within_one (one point apart),
+-- beyond_one; differing counts the players of the view below.
+CREATE OR REPLACE VIEW reconciliation_summary AS
+SELECT run_id, system, scenario, list_date, revision, file_name, file_sha256,
+       published_players, computed_players, on_both, agree_exactly, within_one, beyond_one,
+       only_computed, only_published, differing, reconciled_at
+FROM list_reconciliation;
+
+-- Public: every player a reconciliation found differing (rating, games to date, K or
+-- category), with the cause found and its evidence; difference is published minus computed.
+CREATE OR REPLACE VIEW reconciliation AS
+SELECT r.run_id, r.system, r.scenario, r.list_date, r.revision, r.file_name, r.reconciled_at,
+       p.player_id, p.name, p.cause, p.evidence, p.published_rating, p.computed_rating,
+       p.difference, p.published_games, p.computed_total_games, p.computed_games,
+       p.published_k, p.computed_k, p.published_category, p.computed_category, p.rating_basis
+FROM list_reconciliation_player p
+JOIN list_reconciliation r USING (run_id);
