@@ -12,7 +12,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: run test lint lock clean env bench bench-rubele fuzz
+.PHONY: run test lint lock clean env bench bench-rubele fuzz dashboard
 
 env: $(STAMP)
 
@@ -28,6 +28,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The dashboard on the warehouse (read-only), at http://localhost:8501/ (docs/DASHBOARD.md).
+dashboard: $(STAMP)
+	$(BIN)/graduatoria dashboard --warehouse $(WAREHOUSE)
 
 # National-scale recalculation benchmark (several minutes; not part of the tests).
 bench: $(STAMP)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from flows.console import counted, show, silence
+from flows.dashboard.command import add_dashboard_parser, run_dashboard
 from flows.export import add_export_parser, run_export
 from flows.reconcile import add_reconcile_parser, run_reconcile
 
@@ -36,7 +37,7 @@ WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
 # two equal.
 ALL_LIST_SYSTEMS = ["elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale"]
 # they read the warehouse with DuckDB alone: no Prefect flow, no Prefect import (seconds)
-READ_ONLY_VERBS = ("status", "problems", "export")
+READ_ONLY_VERBS = ("status", "problems", "export", "dashboard")
 # verbs that manage Prefect itself rather than run a flow, and hold no warehouse
 WAREHOUSELESS_VERBS = ("server",)
 
@@ -389,6 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
     # their modules import only the standard library when loaded: --help stays fast
     _add_warehouse(add_export_parser(verbs))
     _add_warehouse(add_reconcile_parser(verbs))
+    _add_warehouse(add_dashboard_parser(verbs))
 
     server = verbs.add_parser(
         "server",
@@ -626,6 +628,7 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "status": _run_status,
     "export": run_export,
     "reconcile": run_reconcile,
+    "dashboard": run_dashboard,
     "server": _run_server,
     "demo": _run_demo,
 }
@@ -759,7 +762,7 @@ def _name_the_warehouse(verb: str, path: Path, created: bool, source: str = "def
 
 
 # their own output names the warehouse already
-VERBS_NAMING_THEIR_WAREHOUSE = ("status", "demo", "problems")
+VERBS_NAMING_THEIR_WAREHOUSE = ("status", "demo", "problems", "dashboard")
 
 
 if __name__ == "__main__":
