@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from flows.console import counted, show, silence
 from flows.dashboard.command import add_dashboard_parser, run_dashboard
+from flows.explain import add_explain_parser, run_explain
 from flows.export import add_export_parser, run_export
 from flows.reconcile import add_reconcile_parser, run_reconcile
 
@@ -37,7 +38,7 @@ WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
 # two equal.
 ALL_LIST_SYSTEMS = ["elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale"]
 # they read the warehouse with DuckDB alone: no Prefect flow, no Prefect import (seconds)
-READ_ONLY_VERBS = ("status", "problems", "export", "dashboard")
+READ_ONLY_VERBS = ("status", "problems", "export", "dashboard", "explain")
 # verbs that manage Prefect itself rather than run a flow, and hold no warehouse
 WAREHOUSELESS_VERBS = ("server",)
 
@@ -391,6 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_warehouse(add_export_parser(verbs))
     _add_warehouse(add_reconcile_parser(verbs))
     _add_warehouse(add_dashboard_parser(verbs))
+    add_explain_parser(verbs, _add_warehouse)
 
     server = verbs.add_parser(
         "server",
@@ -629,6 +631,7 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
     "export": run_export,
     "reconcile": run_reconcile,
     "dashboard": run_dashboard,
+    "explain": run_explain,
     "server": _run_server,
     "demo": _run_demo,
 }

@@ -227,3 +227,143 @@ SELECT r.run_id, r.system, r.scenario, r.list_date, r.revision, r.file_name, r.r
        p.published_k, p.computed_k, p.published_category, p.computed_category, p.rating_basis
 FROM list_reconciliation_player p
 JOIN list_reconciliation r USING (run_id);
+
+-- Public: game by game, how each variation of the latest official revisions was calculated
+-- (graduatoria explain prints the same rows for one player, checked against the list). One row
+-- per round the player had in the tournament version the variation rated, counted or not:
+-- - FSI: W, the own rating the tournament was valued at (frozen, or frozen + earlier groups)
+--   and the opponent's frozen rating (the list's frozen_rating: a FIDE rating for a FIDE-rated
+--   player), D (own minus the opponent; with expected.method "average_opponent", minus the
+--   opponents' average, average_opponent), D as the cap lets it through, We, W - We, K and
+--   K x (W - We): summed over the counted games of a variation, raw_variation before rounding
+--   (applied_variation is after winner protection, in the variation view);
+-- - draughts: PO(n), CI and the opponent's capital before the tournament, d, PA(n), PO - PA, S
+--   and S x (PO - PA) (on the era's points scale, as the variation view gives score and
+--   expected): summed, S x D before the validity factor.
+-- Nothing is stored per game: these are the games as delivered, the list's rows and variations,
+-- and the expected score of one game at each difference as the engines compute it
+-- (expected_score, written once per rulebook and era by the lists). Lists written before it
+-- existed show their games without expected scores until a run writes them again; a draughts
+-- game against a player not rated whom the era counts at his entry capital shows no PA (explain
+-- gives it). Exact decimals (docs/WAREHOUSE.md, "Exact numbers").
+CREATE OR REPLACE VIEW game_calculation AS
+WITH seat AS (
+    SELECT e.tournament_id, e.version, e.start_number,
+           coalesce(m.player_id, e.player_id) AS player_id
+    FROM tournament_entry e
+    LEFT JOIN player_merge m ON m.provisional_id = e.player_id
+),
+rounds AS (
+    SELECT v.system, v.scenario, v.list_date, v.revision, v.tournament_id, v.tournament_version,
+           v.player_id, v.sequence, v.wave, v.own_rating, v.k,
+           v.raw_hundredths IS NOT NULL AS is_fsi,
+           coalesce(v.era_from, c.era_from) AS era_from, c.rulebook_hash,
+           g.round, o.player_id AS opponent_id, g.kind, g.played, g.score AS points
+    FROM list_variation v
+    JOIN list_revision_current c USING (system, scenario, list_date, revision)
+    JOIN seat s
+      ON s.tournament_id = v.tournament_id AND s.version = v.tournament_version
+     AND s.player_id = v.player_id
+    JOIN tournament_game g
+      ON g.tournament_id = s.tournament_id AND g.version = s.version
+     AND g.start_number = s.start_number
+    LEFT JOIN seat o
+      ON o.tournament_id = g.tournament_id AND o.version = g.version
+     AND o.start_number = g.opponent
+),
+valued AS (
+    SELECT r.*, x.method, x.difference_cap, x.difference_limit, x.units_per_point,
+           coalesce(x.points_per_win, 1) AS points_per_win, x.unrated_opponents,
+           CASE WHEN r.is_fsi THEN oe.frozen_rating ELSE ov.own_rating END AS opponent_rating,
+           coalesce(oe.rating_basis = 'fide', false) AS opponent_fide,
+           CASE
+               -- FSI: a FIDE-rated player's games count only for his opponent (RULES.md §1.3)
+               WHEN r.is_fsi THEN r.played AND coalesce(me.rating_basis <> 'fide', true)
+               -- draughts: over the board, or a loss the era counts for its loser, against a
+               -- player rated in that tournament (RULES.md §3)
+               ELSE r.opponent_id IS NOT NULL AND ov.player_id IS NOT NULL
+                    AND (r.kind = 'played'
+                         OR (list_contains(x.counted_for_loser, r.kind) AND r.points = 0))
+           END AS counted,
+           NOT r.is_fsi AND r.kind = 'played' AND ov.player_id IS NULL AS against_unrated
+    FROM rounds r
+    LEFT JOIN expected_score_rule x USING (system, rulebook_hash, era_from)
+    LEFT JOIN list_entry me
+      ON r.is_fsi AND me.system = r.system AND me.scenario = r.scenario
+     AND me.list_date = r.list_date AND me.revision = r.revision AND me.player_id = r.player_id
+    LEFT JOIN list_entry oe
+      ON r.is_fsi AND oe.system = r.system AND oe.scenario = r.scenario
+     AND oe.list_date = r.list_date AND oe.revision = r.revision
+     AND oe.player_id = r.opponent_id
+    LEFT JOIN list_variation ov
+      ON NOT r.is_fsi AND ov.system = r.system AND ov.scenario = r.scenario
+     AND ov.list_date = r.list_date AND ov.revision = r.revision
+     AND ov.tournament_id = r.tournament_id AND ov.player_id = r.opponent_id
+),
+averaged AS (
+    -- expected.method "average_opponent": the opponents' average over the counted games,
+    -- rounded to a whole number with halves up, as the engine takes it
+    SELECT *,
+           CASE WHEN counted AND method = 'average_opponent' THEN
+               (2 * sum(opponent_rating) FILTER (WHERE counted) OVER entry
+                + count(*) FILTER (WHERE counted) OVER entry)
+               // (2 * count(*) FILTER (WHERE counted) OVER entry)
+           END AS average_opponent
+    FROM valued
+    WINDOW entry AS (PARTITION BY system, scenario, list_date, revision, tournament_id,
+                     player_id)
+),
+differenced AS (
+    SELECT *,
+           CASE WHEN counted THEN own_rating - coalesce(average_opponent, opponent_rating)
+           END AS difference
+    FROM averaged
+),
+expected AS (
+    SELECT d.*,
+           CAST(CASE WHEN d.units_per_point = 1000000000
+                     THEN s.expected_units * d.points_per_win * 0.000000001
+                     ELSE s.expected_units * d.points_per_win * 0.000000000001
+                END AS DECIMAL(18, 12)) AS expected
+    FROM differenced d
+    LEFT JOIN expected_score s
+      ON d.counted AND s.system = d.system AND s.rulebook_hash = d.rulebook_hash
+     AND s.era_from = d.era_from
+     AND s.difference = greatest(-d.difference_limit, least(d.difference_limit, d.difference))
+)
+SELECT system, list_date, revision, tournament_id, tournament_version, player_id, sequence,
+       wave, round, opponent_id, kind, counted,
+       CASE
+           WHEN counted THEN NULL
+           WHEN is_fsi AND played AND opponent_fide THEN 'both players FIDE-rated: FIDE rates it'
+           WHEN is_fsi AND played THEN 'he is FIDE-rated: the game counts only for his opponent'
+           WHEN against_unrated AND unrated_opponents = 'entry_capital'
+               THEN 'against a player not rated in this era: counted at his entry capital '
+                    || '(graduatoria explain shows it)'
+           WHEN against_unrated THEN 'against a player not rated in this era: dropped'
+           WHEN kind = 'forfeit' THEN 'forfeit: counts for nobody'
+           WHEN kind = 'bye' THEN 'bye or absence: counts for nobody'
+           WHEN kind = 'unpaired' THEN 'not paired'
+           WHEN kind = 'unrated' THEN 'played, but marked not rated in the file: counts for nobody'
+           WHEN kind = 'withdrawn' THEN 'opponent withdrew: counts for nobody'
+           ELSE kind || ': counts for nobody'
+       END AS left_out,
+       CAST(points * points_per_win AS DECIMAL(18, 1)) AS score,
+       own_rating,
+       opponent_rating,
+       average_opponent,
+       difference,
+       CASE WHEN difference_cap > 0
+            THEN greatest(-difference_cap, least(difference_cap, difference))
+            ELSE difference END AS capped_difference,
+       CASE WHEN counted THEN expected END AS expected,
+       CASE WHEN counted
+            THEN CAST(CAST(points * points_per_win AS DECIMAL(18, 1)) - expected
+                      AS DECIMAL(18, 12))
+       END AS score_minus_expected,
+       k,
+       CASE WHEN counted
+            THEN CAST(k * (CAST(points * points_per_win AS DECIMAL(18, 1)) - expected)
+                      AS DECIMAL(18, 12))
+       END AS variation
+FROM expected;

@@ -4,6 +4,7 @@ records of the inputs its lists read."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 from collections.abc import Mapping
@@ -18,8 +19,11 @@ from flows.publishing.context import PeriodContext
 from flows.publishing.current import list_checksums
 from flows.runtime import RunRecord
 from flows.warehouse import BatchedInserts, execute, insert_frame, query_frame, read_sql
+from transforms.elo.period import POINT, expected_by_difference
+from transforms.elo.rulebook import EloEra
 from transforms.lists.diffs import list_diff
 from transforms.lists.published import PublishedList
+from transforms.rubele.capitals import MAX_DIFFERENCE, PA_UNITS, pa_by_difference
 
 
 def content_hash(context: PeriodContext, published: PublishedList) -> str:
@@ -99,6 +103,9 @@ def write_list(
     else:
         current = [in_force[context.list_date]] if context.list_date in in_force else []
     fingerprint = content_hash(context, published)
+    # also for a list written again unchanged: one written before the game_calculation view
+    # gets what the view reads of its rulebook
+    record_expected_scores(con, context, published)
     if current and current[0][1] == fingerprint:
         # same list from these inputs: record that the revision in force is current for them
         execute(
@@ -138,6 +145,92 @@ def write_list(
     if rows.flush_rows == 0:
         rows.flush()
     return WrittenList(revision, True, published, context)
+
+
+def record_expected_scores(
+    con: duckdb.DuckDBPyConnection, context: PeriodContext, published: PublishedList
+) -> None:
+    """The engines' expected score of one game at each difference, for the rulebook and era(s)
+    a list was computed under (one era for an FSI list; those of its tournaments for a draughts
+    list), unless the warehouse holds them: what the ``game_calculation`` view reads instead
+    of storing a row per game (docs/WAREHOUSE.md). A few thousand rows, once per rulebook and
+    era; a small query per list otherwise."""
+    key = {"system": context.system, "rulebook_hash": context.rulebook.content_hash}
+    held = {
+        row[0] for row in execute(con, read_sql("queries/explain/expected_score_eras.sql"), key)
+    }
+    if isinstance(context.era, EloEra):
+        eras = [context.era]
+    else:
+        used = set(published.variations.get_column("era_from").drop_nulls().to_list())
+        eras = [era for era in context.rulebook.eras if era.effective_from in used]
+    missing = [era for era in eras if era.effective_from not in held]
+    if not missing:
+        return
+    rules, scores = [], []
+    for era in missing:  # a list's eras: one or a few
+        if isinstance(era, EloEra):
+            limit, table = expected_by_difference(era)
+            rule = {
+                "family": "elo",
+                "method": era.expected_method,
+                "difference_cap": era.difference_cap,
+                "difference_limit": limit,
+                "units_per_point": POINT,
+                "points_per_win": 1,
+                "counted_for_loser": [],
+                "unrated_opponents": None,
+            }
+        else:
+            table = pa_by_difference(era)
+            rule = {
+                "family": "rubele",
+                "method": era.expected_mode,
+                "difference_cap": era.difference_cap,
+                "difference_limit": MAX_DIFFERENCE,
+                "units_per_point": PA_UNITS,
+                "points_per_win": era.points_per_win,
+                "counted_for_loser": list(era.counted_for_loser),
+                "unrated_opponents": era.unrated_opponents,
+            }
+        rules.append({**key, "era_from": era.effective_from, **rule})
+        scores.append(
+            table.with_columns(
+                pl.lit(context.system).alias("system"),
+                pl.lit(key["rulebook_hash"]).alias("rulebook_hash"),
+                pl.lit(era.effective_from).alias("era_from"),
+            )
+        )
+    rule_frame = pl.DataFrame(
+        rules,
+        schema={
+            "system": pl.Utf8,
+            "rulebook_hash": pl.Utf8,
+            "era_from": pl.Date,
+            "family": pl.Utf8,
+            "method": pl.Utf8,
+            "difference_cap": pl.Int32,
+            "difference_limit": pl.Int32,
+            "units_per_point": pl.Int64,
+            "points_per_win": pl.Int32,
+            "counted_for_loser": pl.List(pl.Utf8),
+            "unrated_opponents": pl.Utf8,
+        },
+    )
+    for name, frame, sql in (
+        ("incoming_rules", rule_frame, "queries/explain/insert_expected_score_rules.sql"),
+        ("incoming_scores", pl.concat(scores), "queries/explain/insert_expected_scores.sql"),
+    ):
+        con.register(name, frame.to_arrow())
+        try:
+            execute(con, read_sql(sql))
+        except BaseException:
+            # after a failed statement the transaction refuses everything, unregistering too:
+            # the insert's own error is the one to report (as insert_frame does)
+            with contextlib.suppress(duckdb.Error):
+                con.unregister(name)
+            raise
+        con.unregister(name)
 
 
 def revisions_in_force(

@@ -15,7 +15,7 @@ Inputs (see ``PLAYER_COLUMNS`` etc.):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -671,14 +671,7 @@ def compute_period(
         games.get_column("opponent_code"),
     )
     by_code = _by_code(state, size)
-    valued_games = games.lazy().select(
-        "entry_key",
-        "player_code",
-        ((pl.col("score") * 100).round().cast(pl.Int64) * HUNDREDTH).alias("won"),
-        _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
-        # §1.3: a FIDE-rated player's games count only for his opponent
-        (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("counts"),
-    )
+    valued_games = games.lazy().select("entry_key", "player_code", *_game_values(by_code))
     in_play, unknown_opponents, uncounted = pl.collect_all(
         [
             valued_games.filter(pl.col("counts")).drop("counts"),
@@ -726,6 +719,19 @@ def compute_period(
         optimizations=PERIOD_OPTIMIZATIONS,
     )
     return PeriodResult(ratings=_close(state, sums, size, era), variations=variations)
+
+
+def _game_values(by_code: pl.DataFrame) -> list[pl.Expr]:
+    """What the engine reads of each game (``score``, both sides' codes): the points won in
+    fixed-point units, the opponent's frozen rating, and whether the game counts for the
+    player. Shared by :func:`compute_period` and :func:`game_details`, so that an explanation
+    values a game as the list did."""
+    return [
+        ((pl.col("score") * 100).round().cast(pl.Int64) * HUNDREDTH).alias("won"),
+        _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
+        # §1.3: a FIDE-rated player's games count only for his opponent
+        (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("counts"),
+    ]
 
 
 def _refuse_strays(
@@ -880,3 +886,257 @@ def _closing_expressions(era: EloEra) -> tuple[list[pl.Expr], list[pl.Expr]]:
         .alias("rating_type"),
     ]
     return change, closing
+
+
+# --------------------------------------------------------------------------- explaining a period
+# ``graduatoria explain`` (flows/explain.py) and the ``game_calculation`` view show a player's
+# change game by game. The rows are built here, by the engine's own expressions on the engine's
+# own results (own ratings after the groups, winners, K), so that they add up to the list by
+# construction; :func:`game_details` checks that they do before it returns them.
+
+GAME_DETAIL_COLUMNS: dict[str, pl.DataType] = {
+    "tournament_id": pl.Utf8(),
+    "player_id": pl.Utf8(),
+    "opponent_id": pl.Utf8(),
+    "score": pl.Float64(),  # W: 1, 0.5 or 0
+    "counted": pl.Boolean(),  # False: the player is FIDE-rated (§1.3)
+    "opponent_is_fide": pl.Boolean(),
+    "own_rating": pl.Int32(),  # frozen, or frozen + earlier groups (§1.4)
+    "opponent_rating": pl.Int32(),  # the opponent's frozen rating
+    # expected.method "average_opponent": the opponents' average rating D is taken from
+    "average_opponent": pl.Int64(),
+    "difference": pl.Int64(),  # D the expected score is read at (null: not counted)
+    "capped_difference": pl.Int64(),  # D as the cap lets it through
+    "capped": pl.Boolean(),
+    "won_units": pl.Int64(),  # W in fixed-point units (POINT to a point)
+    "expected_units": pl.Int64(),  # We
+    "k": pl.Int32(),
+    "variation_units": pl.Int64(),  # K x (W - We): the game's share of the raw V
+}
+# Beyond these columns, the tournament rows (the engine's VARIATION_COLUMNS) gain the sums
+# rebuilt from the games, and the player rows (RATING_COLUMNS) the period sum in units.
+DETAIL_VARIATION_SUMS = ["won_units", "expected_units", "raw_units", "applied_units"]
+# The logistic expectation, rounded to the engine's unit, is a whole point (or nothing) from
+# here on: a table of expected scores by difference needs no row beyond it.
+LOGISTIC_SATURATION = 4000
+
+
+@dataclass(frozen=True)
+class PeriodDetails:
+    """One period's calculation for some players, game by game."""
+
+    games: pl.DataFrame  # GAME_DETAIL_COLUMNS: every game they played over the board
+    variations: pl.DataFrame  # VARIATION_COLUMNS + DETAIL_VARIATION_SUMS, one row per entry
+    ratings: pl.DataFrame  # RATING_COLUMNS + variation_units (the period sum), one per player
+
+
+def game_details(
+    players: pl.DataFrame,
+    entries: pl.DataFrame,
+    games: pl.DataFrame,
+    era: EloEra,
+    player_ids: Sequence[str],
+) -> PeriodDetails:
+    """How the period gave ``player_ids`` their variations and change, game by game.
+
+    The whole period runs through :func:`compute_period` (a later group's own rating, a
+    tournament's winner and the close need every entry); the players' games are then valued
+    again by the engine's expressions at the own rating the engine used for each tournament.
+    Raises AssertionError if the games' sums do not give the engine's variations and change
+    (they are the same expressions: a difference is a bug here), ValueError for an id that is
+    not among the period's players.
+    """
+    if not has_keys(players, entries, games):
+        players, entries, games = with_keys(players, entries, games)
+    result = compute_period(players, entries, games, era)
+    state = frozen_ratings(players, era)
+    size = _code_range(
+        state.get_column("player_code"),
+        entries.get_column("player_code"),
+        games.get_column("player_code"),
+        games.get_column("opponent_code"),
+    )
+    by_code = _by_code(state, size)
+    # players with no code (on the previous list, in no tournament of the history read) play
+    # no game: only the coded ones can be a game's side
+    coded = state.filter(pl.col("player_code").is_not_null())
+    ids = _spread([coded.get_column("player_id")], coded.get_column("player_code"), size)
+    wanted = pl.Series("player_id", list(player_ids), dtype=pl.Utf8)
+    unknown = wanted.filter(~wanted.is_in(state.get_column("player_id").implode()))
+    if unknown.len():
+        raise ValueError(f"player_id {unknown[0]!r} is not among the period's players")
+    chosen = pl.col("player_id").is_in(wanted.implode())
+    variations = result.variations.filter(chosen)
+    codes = state.filter(chosen).get_column("player_code")
+    # the own rating, K and first place the engine gave each entry
+    by_entry = variations.join(
+        entries.select("tournament_id", "player_id", "entry_key"),
+        on=["tournament_id", "player_id"],
+        how="left",
+    ).select("entry_key", "own_rating", "k")
+    played = (
+        games.lazy()
+        .filter(pl.col("player_code").is_in(codes.implode()))
+        .select(
+            "entry_key",
+            "tournament_id",
+            "player_code",
+            "opponent_code",
+            "score",
+            *_game_values(by_code),
+            _at(by_code, "is_fide", "opponent_code").fill_null(False).alias("opponent_is_fide"),
+        )
+        .join(by_entry.lazy(), on="entry_key", how="left", maintain_order="left")
+    )
+    rows = (
+        _detail_expected(played, era)
+        .select(_detail_columns(ids.get_column("player_id"), era))
+        .collect(engine=PERIOD_ENGINE)
+    )
+    sums = (
+        rows.filter(pl.col("counted"))
+        .group_by("tournament_id", "player_id")
+        .agg(
+            pl.len().cast(pl.Int32).alias("_counted"),
+            pl.col("won_units").sum(),
+            pl.col("expected_units").sum(),
+            pl.col("variation_units").sum().alias("raw_units"),
+        )
+    )
+    variations = (
+        variations.join(sums, on=["tournament_id", "player_id"], how="left")
+        .with_columns(
+            pl.col(name).fill_null(0)
+            for name in ("_counted", "won_units", "expected_units", "raw_units")
+        )
+        .with_columns(_protected(pl.col("raw_units"), era).alias("applied_units"))
+    )
+    ratings = result.ratings.filter(chosen).join(
+        variations.group_by("player_id").agg(
+            pl.col("applied_units").sum().alias("variation_units")
+        ),
+        on="player_id",
+        how="left",
+    )
+    ratings = ratings.with_columns(pl.col("variation_units").fill_null(0))
+    _check_details(variations, ratings, era)
+    return PeriodDetails(
+        games=rows.drop("entry_key"),
+        variations=variations.drop("_counted"),
+        ratings=ratings,
+    )
+
+
+def _detail_expected(games: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
+    """Games (own_rating, opponent_rating, counts) with the engine's ``_difference``,
+    ``expected_units`` and ``capped``, and ``average_opponent`` (the average-opponent method
+    values each game at its entry's difference from the opponents' average, which the engine
+    takes over the counted games: each game's share is one game's expected score there)."""
+    if era.expected_method == "average_opponent":
+        per_entry, entry_stages = _average_opponent_expressions(era)
+        entry = (
+            games.filter(pl.col("counts"))
+            .with_columns(pl.col("own_rating").alias("_own"))
+            .group_by("entry_key")
+            .agg(per_entry)
+        )
+        for stage in entry_stages:
+            entry = entry.with_columns(stage)
+        games = games.join(
+            entry.select(
+                "entry_key",
+                "_difference",
+                (pl.col("_own") - pl.col("_difference")).cast(pl.Int64).alias("average_opponent"),
+            ),
+            on="entry_key",
+            how="left",
+            maintain_order="left",
+        )
+        stages = _valued_at_difference(era, pl.lit(1))
+    else:
+        games = games.with_columns(
+            (pl.col("own_rating") - pl.col("opponent_rating")).alias("_difference"),
+            pl.lit(None, dtype=pl.Int64).alias("average_opponent"),
+        )
+        stages = _per_game_expressions(era)[0]
+    for stage in stages:
+        games = games.with_columns(stage)
+    return games
+
+
+def _detail_columns(ids: pl.Series, era: EloEra) -> list[pl.Expr | str]:
+    """The detail rows (GAME_DETAIL_COLUMNS and the entry key) from the valued games; a game
+    that does not count has no difference, expectation or share of V."""
+    counted = pl.col("counts")
+    difference = pl.col("_difference").cast(pl.Int64)
+    cap = era.difference_cap
+    capped_difference = difference.clip(-cap, cap) if cap > 0 else difference
+    expected = pl.col("expected_units").cast(pl.Int64)
+    return [
+        "entry_key",
+        "tournament_id",
+        pl.lit(ids).gather(pl.col("player_code")).alias("player_id"),
+        pl.lit(ids).gather(pl.col("opponent_code")).alias("opponent_id"),
+        pl.col("score").cast(pl.Float64),
+        counted.alias("counted"),
+        "opponent_is_fide",
+        pl.col("own_rating").cast(pl.Int32),
+        pl.col("opponent_rating").cast(pl.Int32),
+        pl.when(counted).then(pl.col("average_opponent")).alias("average_opponent"),
+        pl.when(counted).then(difference).alias("difference"),
+        pl.when(counted).then(capped_difference).alias("capped_difference"),
+        pl.when(counted).then(pl.col("capped")).alias("capped"),
+        pl.when(counted).then(pl.col("won")).alias("won_units"),
+        pl.when(counted).then(expected).alias("expected_units"),
+        pl.col("k").cast(pl.Int32),
+        pl.when(counted).then((pl.col("won") - expected) * pl.col("k")).alias("variation_units"),
+    ]
+
+
+def _check_details(variations: pl.DataFrame, ratings: pl.DataFrame, era: EloEra) -> None:
+    """The games' sums give the engine's variations, and their sum the engine's change."""
+    wrong_entries = variations.filter(
+        (pl.col("_counted") != pl.col("games"))
+        | (units_to_hundredths(pl.col("raw_units")) != pl.col("raw_hundredths"))
+        | (units_to_hundredths(pl.col("applied_units")) != pl.col("applied_hundredths"))
+        # the engine gives W and We as doubles of units / POINT: back to units, exactly
+        | ((pl.col("score") * POINT).round().cast(pl.Int64) != pl.col("won_units"))
+        | ((pl.col("expected") * POINT).round().cast(pl.Int64) != pl.col("expected_units"))
+    )
+    if wrong_entries.height:
+        row = wrong_entries.row(0, named=True)
+        raise AssertionError(
+            f"the games of {row['player_id']!r} in {row['tournament_id']!r} do not add up to "
+            "the engine's variation"
+        )
+    change = round_units(pl.col("variation_units"), POINT, era.rounding)
+    wrong_players = ratings.filter(change != pl.col("period_change"))
+    if wrong_players.height:
+        raise AssertionError(
+            f"the variations of {wrong_players.item(0, 'player_id')!r} do not add up to the "
+            "engine's change"
+        )
+
+
+def expected_by_difference(era: EloEra) -> tuple[int, pl.DataFrame]:
+    """The engine's expected score of one game (``expected_units``, fixed-point units) at each
+    rating difference from -limit to +limit, and that limit: any larger |D| reads the value at
+    the limit of its sign (the table's last band, the difference cap, or the logistic curve
+    rounded to a whole point or nothing). The ``game_calculation`` view reads it."""
+    limit = max(LOGISTIC_SATURATION, era.difference_cap, era.expected_bands[-1][0])
+
+    def valued(differences: pl.Series) -> pl.DataFrame:
+        frame = pl.DataFrame([differences.alias("_difference")])
+        for stage in _valued_at_difference(era, pl.lit(1)):
+            frame = frame.with_columns(stage)
+        return frame.select(
+            pl.col("_difference").alias("difference"),
+            pl.col("expected_units").cast(pl.Int64),
+        )
+
+    table = valued(pl.int_range(-limit, limit + 1, dtype=pl.Int64, eager=True))
+    ends = valued(pl.Series([-limit, limit], dtype=pl.Int64)).get_column("expected_units")
+    beyond = valued(pl.Series([-4 * limit, 4 * limit], dtype=pl.Int64))
+    if not beyond.get_column("expected_units").equals(ends):
+        raise AssertionError(f"the {era.expected_method} expectation still moves beyond {limit}")
+    return limit, table

@@ -32,6 +32,7 @@ a list sets it aside first, see ``before_start``), as is a validity without a fa
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -633,13 +634,9 @@ def apply_tournaments(
             .lazy()
             .select(
                 "p",
-                table.gather(
-                    pl.col("base")
-                    + (
-                        held.gather(pl.col("p")).cast(pl.Int64)
-                        - held.gather(pl.col("o")).cast(pl.Int64)
-                    ).clip(-MAX_DIFFERENCE, MAX_DIFFERENCE)
-                ).alias("units"),
+                _game_pa_units(table, held.gather(pl.col("p")), held.gather(pl.col("o"))).alias(
+                    "units"
+                ),
             )
             .group_by("p")
             .agg(pl.col("units").sum())
@@ -724,6 +721,14 @@ def apply_tournaments(
     return RubeleResult(capitals=final, variations=variations.sort(["player_id", "sequence"]))
 
 
+def _game_pa_units(table: pl.Expr, own: pl.Expr, other: pl.Expr) -> pl.Expr:
+    """PA(n) of one game in pico-points: the conversion table of the game's era (``base``, the
+    era's d = 0 in :func:`_expected_table`) at d = own capital - the opponent's, as far as the
+    table reaches. Shared by :func:`apply_tournaments` and :func:`capital_details`."""
+    difference = (own.cast(pl.Int64) - other.cast(pl.Int64)).clip(-MAX_DIFFERENCE, MAX_DIFFERENCE)
+    return table.gather(pl.col("base") + difference)
+
+
 def capital_after(
     initial: int,
     difference: float,
@@ -749,3 +754,191 @@ def capital_after(
         }
     ).hstack(era_row)
     return int(_update(row.lazy(), _Features.of((era,))).collect().get_column("final")[0])
+
+
+# --------------------------------------------------------------------------- explaining capitals
+# ``graduatoria explain`` (flows/explain.py) and the ``game_calculation`` view show how each
+# tournament changed a player's capital, game by game: PA(n) comes from the engine's own
+# conversion table at the capitals the engine held before the tournament, so the rows add up
+# to the engine's variations by construction; :func:`capital_details` checks that they do.
+
+DETAIL_GAME_COLUMNS: dict[str, pl.DataType] = {
+    "tournament_id": pl.Utf8(),
+    "player_id": pl.Utf8(),
+    "opponent_id": pl.Utf8(),
+    "points": pl.Float64(),  # PO(n) on the 1 / ½ / 0 scale
+    "era": pl.Int32(),  # index in the rulebook's eras of the tournament's era
+    "own_capital": pl.Int32(),  # CI: the capital held before the tournament
+    "opponent_capital": pl.Int32(),  # the opponent's, before the same tournament
+    "difference": pl.Int64(),  # d = own - opponent
+    "capped_difference": pl.Int64(),  # d as the era's cap (or the table's end) lets it through
+    "expected_units": pl.Int64(),  # PA(n) in whole pico-points (PA_UNITS to a point)
+}
+
+
+@dataclass(frozen=True)
+class CapitalDetails:
+    """The capitals' calculation for some players, tournament by tournament and game by game."""
+
+    games: pl.DataFrame  # DETAIL_GAME_COLUMNS: every counted game of theirs
+    # VARIATION_COLUMNS + expected_units (Σ PA(n)) and unrounded (the capital before its
+    # rounding: X after the rescaling, the validity factor and Q, or the minimum)
+    variations: pl.DataFrame
+    capitals: pl.DataFrame  # RubeleResult.capitals rows of the players
+
+
+def capital_details(
+    capitals: pl.DataFrame,
+    tournaments: pl.DataFrame,
+    entries: pl.DataFrame,
+    games: pl.DataFrame,
+    rulebook: RubeleRulebook,
+    player_ids: Sequence[str],
+) -> CapitalDetails:
+    """How the tournaments changed the capitals of ``player_ids``, game by game: the inputs of
+    :func:`apply_tournaments`, which runs whole (an opponent's capital before a tournament
+    depends on his own earlier ones). Raises AssertionError if the games' PA(n) do not add up
+    to the engine's PA (the same table and difference: a difference is a bug), RubeleInputError
+    for an id that has no capital."""
+    result = apply_tournaments(capitals, tournaments, entries, games, rulebook)
+    if KIND_COLUMN in games.columns:
+        games = counted_games(games, tournaments, rulebook)
+    wanted = pl.Series("player_id", list(player_ids), dtype=pl.Utf8)
+    unknown = wanted.filter(~wanted.is_in(capitals.get_column("player_id").implode()))
+    if unknown.len():
+        raise RubeleInputError(f"player_id {unknown[0]!r} has no capital to start from")
+    chosen = pl.col("player_id").is_in(wanted.implode())
+    held = result.variations.select("tournament_id", "player_id", "initial")
+    caps = pl.DataFrame(
+        {
+            "era": list(range(len(rulebook.eras))),
+            "_cap": [era.difference_cap or MAX_DIFFERENCE for era in rulebook.eras],
+        },
+        schema={"era": pl.Int32, "_cap": pl.Int64},
+    )
+    rows = (
+        games.lazy()
+        .filter(chosen)
+        .join(
+            tournament_order(tournaments, rulebook).lazy().select("tournament_id", "era"),
+            on="tournament_id",
+            how="left",
+        )
+        .join(
+            held.lazy().rename({"initial": "own_capital"}),
+            on=["tournament_id", "player_id"],
+            how="left",
+        )
+        .join(
+            held.lazy().rename({"player_id": "opponent_id", "initial": "_opponent_initial"}),
+            on=["tournament_id", "opponent_id"],
+            how="left",
+        )
+        # an opponent with no entry (a player not rated, met at his entry capital: see
+        # transforms.rubele.lists.rated_window) keeps the capital he is given throughout
+        .join(
+            capitals.lazy().select(
+                pl.col("player_id").alias("opponent_id"), pl.col("capital").alias("_given")
+            ),
+            on="opponent_id",
+            how="left",
+        )
+        .join(caps.lazy(), on="era", how="left")
+        .with_columns(
+            pl.coalesce("_opponent_initial", "_given").cast(pl.Int32).alias("opponent_capital"),
+            (pl.col("era").cast(pl.Int64) * (2 * MAX_DIFFERENCE + 1) + MAX_DIFFERENCE).alias(
+                "base"
+            ),
+        )
+        .with_columns(
+            (pl.col("own_capital").cast(pl.Int64) - pl.col("opponent_capital")).alias("difference"),
+            _game_pa_units(
+                pl.lit(_expected_table(rulebook)), pl.col("own_capital"), pl.col("opponent_capital")
+            ).alias("expected_units"),
+        )
+        .with_columns(
+            pl.col("difference").clip(-pl.col("_cap"), pl.col("_cap")).alias("capped_difference")
+        )
+        .select(list(DETAIL_GAME_COLUMNS))
+        .collect()
+        .cast(DETAIL_GAME_COLUMNS)  # type: ignore[arg-type]
+    )
+    sums = rows.group_by("tournament_id", "player_id").agg(
+        pl.len().cast(pl.Int32).alias("_games"),
+        pl.col("points").sum().alias("_points"),
+        pl.col("expected_units").sum(),
+    )
+    variations = (
+        result.variations.filter(chosen)
+        .join(sums, on=["tournament_id", "player_id"], how="left")
+        .with_columns(
+            pl.col("_games").fill_null(0),
+            pl.col("_points").fill_null(0.0),
+            pl.col("expected_units").fill_null(0),
+        )
+    )
+    # the engine's PA: the sum of the pico-points as one double times PA_UNIT
+    wrong = variations.filter(
+        (pl.col("_games") != pl.col("games"))
+        | (pl.col("_points") != pl.col("points"))
+        | ((pl.col("expected_units").cast(pl.Float64) * PA_UNIT) != pl.col("expected"))
+    )
+    if wrong.height:
+        row = wrong.row(0, named=True)
+        raise AssertionError(
+            f"the games of {row['player_id']!r} in {row['tournament_id']!r} do not add up to "
+            "the engine's PA"
+        )
+    return CapitalDetails(
+        games=rows,
+        variations=_with_unrounded(variations.drop("_games", "_points"), rulebook),
+        capitals=result.capitals.filter(chosen),
+    )
+
+
+def _with_unrounded(variations: pl.DataFrame, rulebook: RubeleRulebook) -> pl.DataFrame:
+    """``unrounded``: the capital the rounding (and the minimum) acted on, as RULES.md §3 and
+    the era's switches put it: X after the rescaling (or CI + (X - CI) x f when the factor
+    comes after it) plus Q (x f when the era says so); the minimum when it was raised to it."""
+    switches = (
+        _era_frame(rulebook.eras)
+        .select("era", "factor_after", "factor_on_q", "minimum")
+        .unique("era")
+    )
+    initial = pl.col("initial").cast(pl.Float64)
+    before_q = (
+        pl.when(pl.col("factor_after"))
+        .then(initial + (pl.col("rescaled") - initial) * pl.col("factor"))
+        .otherwise(pl.col("rescaled"))
+    )
+    q = (
+        pl.when(pl.col("factor_on_q"))
+        .then(pl.col("q").cast(pl.Float64) * pl.col("factor"))
+        .otherwise(pl.col("q").cast(pl.Float64))
+    )
+    return (
+        variations.join(switches, on="era", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("games") == 0)
+            .then(initial)
+            .when(pl.col("floored"))
+            .then(pl.col("minimum").cast(pl.Float64))
+            .otherwise(before_q + q)
+            .alias("unrounded")
+        )
+        .drop("factor_after", "factor_on_q", "minimum")
+    )
+
+
+def pa_by_difference(era: RubeleEra) -> pl.DataFrame:
+    """The engine's PA(n) of one game (``expected_units``, pico-points) at each capital
+    difference from -MAX_DIFFERENCE to +MAX_DIFFERENCE (the engine reads a larger |d| at the
+    end of its sign): the conversion table the ``game_calculation`` view reads."""
+    return pl.DataFrame(
+        [
+            pl.int_range(-MAX_DIFFERENCE, MAX_DIFFERENCE + 1, dtype=pl.Int64, eager=True).alias(
+                "difference"
+            ),
+            _conversion_table(era),
+        ]
+    )
