@@ -56,5 +56,7 @@ lock:
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -o requirements.lock
 
+# the lasting Prefect server lives in .prefect: stopped first, not left running on a deleted home
 clean:
+	-[ -x $(BIN)/graduatoria ] && $(BIN)/graduatoria server stop
 	rm -rf $(VENV) .prefect .pytest_cache
