@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from datetime import date
 from pathlib import Path
 from typing import IO, Any
 
+from flows.arguments import LIST_SYSTEMS, iso_date
 from flows.console import counted, show, silence
 from flows.dashboard.command import add_dashboard_parser, run_dashboard
 from flows.explain import add_explain_parser, run_explain
@@ -36,22 +36,11 @@ WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
 # schemas.inputs.ALL_SYSTEMS, written out: importing schemas.inputs imports Polars and Pandera
 # (a quarter of a second at best), only to offer the choices of --system. A test keeps the
 # two equal.
-ALL_LIST_SYSTEMS = ["elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale"]
+ALL_LIST_SYSTEMS = list(LIST_SYSTEMS)
 # they read the warehouse with DuckDB alone: no Prefect flow, no Prefect import (seconds)
 READ_ONLY_VERBS = ("status", "problems", "export", "dashboard", "explain")
 # verbs that manage Prefect itself rather than run a flow, and hold no warehouse
 WAREHOUSELESS_VERBS = ("server",)
-
-
-def _iso_date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError as error:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is written YYYY-MM-DD, but there is no such day ({error})"
-            ) from error
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date written YYYY-MM-DD") from error
 
 
 def _existing_dir(text: str) -> str:
@@ -168,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     registry.add_argument(
         "--as-of",
-        type=_iso_date,
+        type=iso_date,
         required=True,
         metavar="YYYY-MM-DD",
         help="the date the snapshot stands for",
@@ -189,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fid_registry.add_argument(
         "--as-of",
-        type=_iso_date,
+        type=iso_date,
         required=True,
         metavar="YYYY-MM-DD",
         help="the date the snapshot stands for",
@@ -230,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     import_list.add_argument("--system", required=True, help=f"the list's system: {systems}")
     import_list.add_argument(
         "--list-date",
-        type=_iso_date,
+        type=iso_date,
         required=True,
         metavar="YYYY-MM-DD",
         help="the list date of the published list (one of the system's list dates)",
@@ -249,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     quarterly.add_argument(
         "--list-date",
-        type=_iso_date,
+        type=iso_date,
         required=True,
         metavar="YYYY-MM-DD",
         help="the list date to publish (its receipt window must be closed)",
@@ -274,12 +263,12 @@ def build_parser() -> argparse.ArgumentParser:
     recalculate.add_argument(
         "--from",
         dest="start",
-        type=_iso_date,
+        type=iso_date,
         metavar="YYYY-MM-DD",
         help="first list date to replay",
     )
     recalculate.add_argument(
-        "--to", dest="end", type=_iso_date, metavar="YYYY-MM-DD", help="last list date to replay"
+        "--to", dest="end", type=iso_date, metavar="YYYY-MM-DD", help="last list date to replay"
     )
     recalculate.add_argument("--stale", action="store_true", help="replay the stale lists")
     recalculate.add_argument(

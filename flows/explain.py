@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from flows.arguments import iso_date
 from flows.console import show
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def add_explain_parser(
     )
     explain.add_argument(
         "--list-date",
-        type=_list_date,
+        type=iso_date,
         default=None,
         metavar="YYYY-MM-DD",
         help="the list date (default: the system's latest official list)",
@@ -125,20 +125,6 @@ def run_explain(args: argparse.Namespace) -> None:
     """The ``explain`` verb: print the explanation (``args``: player, system, list_date, json,
     warehouse)."""
     show(explain_text(args.warehouse, args.player, args.system, args.list_date, args.json))
-
-
-def _list_date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError as error:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is written YYYY-MM-DD, but there is no such day ({error})"
-            ) from error
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date written YYYY-MM-DD") from error
-
-
-# --------------------------------------------------------------------------- the explanation
 
 
 def explain_text(

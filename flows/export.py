@@ -19,12 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flows.arguments import LIST_SYSTEMS, iso_date
 from flows.console import counted, show
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 # schemas.inputs.ALL_SYSTEMS, written out: importing it imports Polars and Pandera, which the
 # parser must not (a test keeps the two equal)
-LIST_SYSTEMS = ("elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale")
 FORMATS = ("csv", "parquet", "json", "txt", "import-list")
 OFFICIAL = "official"
 ORDER = "rating descending, then player_id"
@@ -393,19 +392,6 @@ def is_entry(row: dict[str, Any]) -> bool:
 
 
 # The command line
-
-
-def iso_date(text: str) -> date:
-    """An argparse type: a date written YYYY-MM-DD (flows.cli's own, which this module may not
-    import: the command line is the layer above)."""
-    try:
-        return date.fromisoformat(text)
-    except ValueError as error:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is written YYYY-MM-DD, but there is no such day ({error})"
-            ) from error
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date written YYYY-MM-DD") from error
 
 
 def positive_int(text: str) -> int:
