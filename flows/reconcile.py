@@ -287,6 +287,9 @@ def classify(
 def _rounding(mine: dict[str, Any], sums: dict[str, Any] | None) -> str:
     """The exact value this list rounded, from its variations (FSI: the sum in hundredths)."""
     frozen, rating = mine["frozen_rating"], mine["rating"]
+    if mine.get("rating_type") == "fide":
+        # a FIDE-rated player's listed rating is his FIDE rating at the close (§1.5), no sum
+        return f"the list shows his FIDE rating at the close, {rating}, not a sum of variations"
     if sums is None or frozen is None:
         return "no variation in the period: the point comes from an earlier list or the entry"
     tournaments = counted(sums["tournaments"], "tournament")

@@ -276,3 +276,12 @@ def test_a_draughts_list_reconciles_by_its_capitals(tmp_path):
     export_list(warehouse, "rubele_italiana", july, "txt", str(txt))
     lines = txt.read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(rows) and all(line[69:72] == "   " for line in lines[1:])
+
+
+def test_the_rounding_evidence_of_a_fide_rated_player_says_his_rating_is_fide() -> None:
+    from flows.reconcile import _rounding
+
+    # a FIDE-rated player's listed rating is his FIDE rating at the close: "2233 + 0.00 =
+    # 2233.00, and the list gives 2209" would send the analyst looking for a missing sum
+    evidence = _rounding({"rating_type": "fide", "frozen_rating": 2233, "rating": 2209}, None)
+    assert evidence == "the list shows his FIDE rating at the close, 2209, not a sum of variations"
