@@ -330,3 +330,26 @@ def test_a_merge_agrees_when_one_entry_has_the_letters_or_the_birth():
     assert (
         merge_disagreements(_entered(["Martinelli, Valentina"], [None], [None]), REGISTERED) == []
     )
+
+
+def test_a_registrys_lookups_are_built_once_per_frame() -> None:
+    # an ingest matches every tournament against one registry frame: its name keys (regular
+    # expressions over every registered player) are built the first time, then reused
+    from transforms.inputs.matching import registry_lookups
+
+    registry = pl.DataFrame(
+        {
+            "player_id": ["100001", "100002"],
+            "name": ["Rossi, Mario", "Bianchi, Anna"],
+            "birth_date": [date(1980, 1, 2), date(1990, 3, 4)],
+            "fide_id": [2250001, None],
+        },
+        schema_overrides={"fide_id": pl.Int64},
+    )
+    first = registry_lookups(registry)
+    assert registry_lookups(registry) is first
+    assert registry_lookups(registry.clone()) is not first  # another frame: built for it
+    assert first.by_name.get_column("player_id_by_name_birth_key").to_list() == [
+        "100001",
+        "100002",
+    ]
