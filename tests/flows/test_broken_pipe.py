@@ -64,8 +64,8 @@ def test_an_ingest_whose_reader_went_away_keeps_its_work_and_exits_0(tmp_path, m
 
 def test_status_read_by_head_exits_0(tmp_path, monkeypatch):
     warehouse = tmp_path / "w.duckdb"
-    with Warehouse(warehouse).transaction():
-        pass  # an empty warehouse, its tables and views made
+    with Warehouse(warehouse).transaction() as con:  # an empty warehouse, tables and views made
+        con.execute("SELECT 1")
     head = HeadOne()
     monkeypatch.setattr(sys, "stdout", head)
     code = main(["status", "--warehouse", str(warehouse)])

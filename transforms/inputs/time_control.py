@@ -395,11 +395,12 @@ def read_written(text: str | None) -> TimeControl | None:
                 stages[-1] = (stages[-1][0], int(item.value))  # "90 minutes for 40 moves"
             else:
                 return None
-        elif item.kind in ("per_move", "increment"):
-            pass  # read with the number beside it
-        elif item.kind == "slash" and kind_at(index + 1) in ("plus", "then", None):
-            pass  # "30'/fine partita": a slash before words that only describe
-        else:  # a slash or an "x" between things that are not moves and time
+        elif item.kind not in ("per_move", "increment") and not (
+            # "30'/fine partita": a slash before words that only describe
+            item.kind == "slash" and kind_at(index + 1) in ("plus", "then", None)
+        ):
+            # a slash or an "x" between things that are not moves and time ("per move" and an
+            # increment's word are read with the number beside them)
             return None
         joined_by = None
         index += step
