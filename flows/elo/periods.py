@@ -11,6 +11,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from flows.elo.history import streamed_history
 from flows.elo.rulebook import load_rulebook, reference_system
 from flows.publishing.context import (
     PeriodContext,
@@ -21,7 +22,7 @@ from flows.publishing.context import (
 )
 from flows.publishing.staleness import StaleList, stale_lists
 from flows.warehouse import execute, query_frame, read_sql
-from transforms.elo.lists import History, PeriodFacts, SplitHistory, period_facts, split_history
+from transforms.elo.lists import History, PeriodFacts, PeriodSource, period_facts
 from transforms.elo.period import key_seated_games
 from transforms.elo.rulebook import EloEra, Rulebook
 from transforms.lists.periods import cutoff_for, ratings_day
@@ -124,16 +125,14 @@ def read_period(
     """Everything the engine needs for one list date, as the warehouse holds it now."""
     previous = read_previous(con, system, scenario, list_date)
     context = period_context(con, system, scenario, list_date, rulebook, previous)
-    history = split_history(
-        load_history(con, system, context.up_to, list_date), context.era.calendar
-    )
-    played = history.played_before(list_date, validity_in_force(rulebook))
-    return context, facts_of(context, history, previous.rows, played)
+    with streamed_history(con, system, context.era.calendar, [list_date], context.up_to) as history:
+        played = history.played_before(list_date, validity_in_force(rulebook))
+        return context, facts_of(context, history, previous.rows, played)
 
 
 def facts_of(
     context: PeriodContext,
-    history: SplitHistory,
+    history: PeriodSource,
     previous: pl.DataFrame,
     played_before: pl.DataFrame,
 ) -> PeriodFacts:

@@ -11,6 +11,7 @@ record (:mod:`flows.publishing.current`).
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import time
 from collections.abc import Mapping
@@ -19,15 +20,14 @@ from dataclasses import replace
 from datetime import date
 
 import duckdb
-import polars as pl
 from prefect import flow
 
 from flows.console import Progress, counted, phase, say
+from flows.elo.history import streamed_history
 from flows.elo.lists import as_previous
 from flows.elo.periods import (
     facts_of,
     fsi_fingerprints,
-    load_history,
     period_context,
     validity_in_force,
 )
@@ -41,12 +41,12 @@ from flows.publishing.current import (
     unchanged_replay,
 )
 from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
-from flows.publishing.replay import finish_recalculation
+from flows.publishing.replay import ReplayedList, finish_recalculation
 from flows.publishing.revisions import WrittenList, diff_against, revisions_in_force, write_list
 from flows.publishing.staleness import stale_lists
 from flows.runtime import RunRecord, failure_recorded
 from flows.warehouse import ROW_GROUP_ROWS, BatchedInserts, Warehouse
-from transforms.elo.lists import ClosedList, close_list, publish_list, split_history
+from transforms.elo.lists import ClosedList, close_list, publish_list
 from transforms.elo.rulebook import Rulebook
 from transforms.lists.periods import cutoff_for
 
@@ -93,7 +93,7 @@ class BackgroundPublisher:
         self.total = total
         self.rows = BatchedInserts(self.con, flush_rows=LIST_ROWS_PER_INSERT, background=True)
         self.thread = ThreadPoolExecutor(max_workers=1)
-        self.finished: list[Future[tuple[WrittenList, pl.DataFrame | None]]] = []
+        self.finished: list[Future[ReplayedList]] = []
         self.settled = 0  # lists at the head of ``finished`` known to be finished
         self.last: WrittenList | None = None
         self.progress = Progress(total)
@@ -120,13 +120,11 @@ class BackgroundPublisher:
         in_run = contextvars.copy_context()
         self.finished.append(self.thread.submit(in_run.run, self._finish, context, closed))
 
-    def results(self) -> list[tuple[WrittenList, pl.DataFrame | None]]:
+    def results(self) -> list[ReplayedList]:
         """Every list's outcome, in list order, once all are finished."""
         return [finished.result() for finished in self.finished]
 
-    def _finish(
-        self, context: PeriodContext, closed: ClosedList
-    ) -> tuple[WrittenList, pl.DataFrame | None]:
+    def _finish(self, context: PeriodContext, closed: ClosedList) -> ReplayedList:
         if self.failure is not None:
             raise ListError(f"not written: an earlier list failed ({self.failure})")
         try:
@@ -135,9 +133,7 @@ class BackgroundPublisher:
             self.failure = error
             raise
 
-    def _finish_one(
-        self, context: PeriodContext, closed: ClosedList
-    ) -> tuple[WrittenList, pl.DataFrame | None]:
+    def _finish_one(self, context: PeriodContext, closed: ClosedList) -> ReplayedList:
         published = publish_list(closed)
         last = self.last
         if last is not None and context.previous_date == last.context.list_date:
@@ -153,7 +149,7 @@ class BackgroundPublisher:
         state = f"revision {written.revision}" if written.written else "unchanged"
         changed = f", {diff.height} players differ" if diff is not None and diff.height else ""
         self.progress.advance(f"{context.list_date}: {state}{changed}")
-        return written, diff
+        return ReplayedList.of(written, diff)
 
 
 @flow(name="recalculate")
@@ -258,37 +254,40 @@ def _replay(
         f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
         f"from {start} to {end}"
     )
-    results: list[tuple[WrittenList, pl.DataFrame | None]] = []
+    results: list[ReplayedList] = []
     if dates:
-        with phase("recalculate: reading the history"):
-            last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
-            history = split_history(
-                load_history(con, system, last_cutoff, dates[-1]),
-                rulebook.era_at(dates[0]).calendar,
-            )
-            previous = read_previous(con, system, scenario, dates[0])
-            played = history.played_before(dates[0], validity_in_force(rulebook))
-            fingerprints = fsi_fingerprints(con, system, rulebook, dates)
-            in_force = revisions_in_force(con, system, scenario)
-        # each list is closed here and published (notes, rankings, report, revision, rows,
-        # diff) on a background thread while the next lists are computed
-        with BackgroundPublisher(con, run, scenario, in_force, len(dates)) as publisher:
-            for list_date in dates:
-                context = period_context(
-                    con, system, scenario, list_date, rulebook, previous, fingerprints
+        with contextlib.ExitStack() as reading:
+            with phase("recalculate: reading the history"):
+                last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
+                # read a period at a time, the next one while this one is computed
+                history = reading.enter_context(
+                    streamed_history(
+                        con, system, rulebook.era_at(dates[0]).calendar, dates, last_cutoff
+                    )
                 )
-                facts = facts_of(context, history, previous.rows, played)
-                # the pure part, called directly: a Prefect task per list cost more than
-                # the work of a small list, and a replay has nothing to retry
-                closed = close_list(facts, context.era, list_date)
-                publisher.submit(context, closed)
-                # its revision is not settled yet (see BackgroundPublisher)
-                previous = PreviousList(
-                    list_date,
-                    None,
-                    scenario,
-                    as_previous(context, closed.rows, revision=None),
-                )
-                played = facts.played_through
-        results = publisher.results()
+                previous = read_previous(con, system, scenario, dates[0])
+                played = history.played_before(dates[0], validity_in_force(rulebook))
+                fingerprints = fsi_fingerprints(con, system, rulebook, dates)
+                in_force = revisions_in_force(con, system, scenario)
+            # each list is closed here and published (notes, rankings, report, revision, rows,
+            # diff) on a background thread while the next lists are computed
+            with BackgroundPublisher(con, run, scenario, in_force, len(dates)) as publisher:
+                for list_date in dates:
+                    context = period_context(
+                        con, system, scenario, list_date, rulebook, previous, fingerprints
+                    )
+                    facts = facts_of(context, history, previous.rows, played)
+                    # the pure part, called directly: a Prefect task per list cost more than
+                    # the work of a small list, and a replay has nothing to retry
+                    closed = close_list(facts, context.era, list_date)
+                    publisher.submit(context, closed)
+                    # its revision is not settled yet (see BackgroundPublisher)
+                    previous = PreviousList(
+                        list_date,
+                        None,
+                        scenario,
+                        as_previous(context, closed.rows, revision=None),
+                    )
+                    played = facts.played_through
+                results = publisher.results()
     return finish_recalculation(con, run, system, scenario, results, began)

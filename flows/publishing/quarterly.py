@@ -93,7 +93,7 @@ def _publish(
     report = superseded_note(con, run, written) + stored
     rows = written.published.rows
     report = _nobody_ranked(rows.height) + report if not rows["in_ranking"].any() else report
-    run.input_checksums = inputs_checksums([written])
+    run.input_checksums = inputs_checksums([written.context])
     run.counts = {
         "revision": written.revision,
         "new_revision": int(written.written),

@@ -4,18 +4,43 @@ unchanged, and who differs from the superseded list) and its run record."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
 
 import duckdb
 import polars as pl
 
+from flows.publishing.context import PeriodContext
 from flows.publishing.revisions import WrittenList, inputs_checksums
 from flows.runtime import RunRecord
+
+
+@dataclass(frozen=True)
+class ReplayedList:
+    """What a replay keeps of a list once it is written, for its report and run record: not
+    its rows, nor its differences player by player (kept to the end, a replay of the 91
+    national lists held about a gigabyte of them)."""
+
+    revision: int
+    written: bool
+    context: PeriodContext  # without the reference list it read
+    differences: list[str] | None  # diff_summary; None when not compared (a first revision)
+    players_changed: int
+
+    @classmethod
+    def of(cls, written: WrittenList, diff: pl.DataFrame | None) -> ReplayedList:
+        return cls(
+            written.revision,
+            written.written,
+            replace(written.context, reference_ratings=None),
+            None if diff is None else diff_summary(diff),
+            0 if diff is None else diff.height,
+        )
 
 
 def recalculation_report(
     system: str,
     scenario: str,
-    results: list[tuple[WrittenList, pl.DataFrame | None]],
+    results: list[ReplayedList],
     seconds: float,
 ) -> str:
     """Per list date: new revision or unchanged, and who differs from the superseded list."""
@@ -24,24 +49,24 @@ def recalculation_report(
         f"# Recalculation of {system} ({scenario})",
         "",
         f"- list dates replayed: {len(results)} in {seconds:.1f} s",
-        f"- new revisions: {sum(1 for written, _ in results if written.written)}",
+        f"- new revisions: {sum(1 for replayed in results if replayed.written)}",
         f"- differences are against {against}",
         "",
         "| list date | revision | players differing | ratings changed | categories changed "
         "| overall positions changed | entered / left | largest rating difference |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for written, diff in results:
-        if not written.written and diff is None:
+    for replayed in results:
+        if not replayed.written and replayed.differences is None:
             lines.append(
-                f"| {written.context.list_date} | {written.revision} (unchanged) "
+                f"| {replayed.context.list_date} | {replayed.revision} (unchanged) "
                 "| 0 | 0 | 0 | 0 | 0 / 0 | |"
             )
             continue
-        state = "" if written.written else " (unchanged)"
+        state = "" if replayed.written else " (unchanged)"
         lines.append(
-            f"| {written.context.list_date} | {written.revision}{state} | "
-            + " | ".join(diff_summary(diff))
+            f"| {replayed.context.list_date} | {replayed.revision}{state} | "
+            + " | ".join(replayed.differences or diff_summary(None))
             + " |"
         )
     return "\n".join(lines) + "\n"
@@ -87,16 +112,16 @@ def finish_recalculation(
     run: RunRecord,
     system: str,
     scenario: str,
-    results: list[tuple[WrittenList, pl.DataFrame | None]],
+    results: list[ReplayedList],
     began: float,
 ) -> str:
     """The report and counts of a replay, recorded with its run (inside its transaction)."""
     report = recalculation_report(system, scenario, results, time.perf_counter() - began)
-    run.input_checksums = inputs_checksums([written for written, _ in results])
+    run.input_checksums = inputs_checksums([replayed.context for replayed in results])
     run.counts = {
         "lists": len(results),
-        "new_revisions": sum(1 for written, _ in results if written.written),
-        "players_changed": sum(d.height for _, d in results if d is not None),
+        "new_revisions": sum(1 for replayed in results if replayed.written),
+        "players_changed": sum(replayed.players_changed for replayed in results),
     }
     run.write(con, "succeeded", report)
     return report

@@ -313,18 +313,18 @@ def superseded_note(con: duckdb.DuckDBPyConnection, run: RunRecord, written: Wri
     )
 
 
-def inputs_checksums(written: list[WrittenList]) -> dict[str, str]:
+def inputs_checksums(contexts: list[PeriodContext]) -> dict[str, str]:
     """A list run's input checksums: the fingerprint of every input each list read (tournament
     versions, merges, registry loads, reference lists), as the run record keeps files' ones,
     and of the code that computed them (:func:`flows.publishing.current.list_checksums`)."""
     checksums: dict[str, str] = {}
-    for system in dict.fromkeys(item.context.system for item in written):
+    for system in dict.fromkeys(context.system for context in contexts):
         checksums |= list_checksums(
             system,
             (
-                (item.context.list_date, item.context.inputs_hash)
-                for item in written
-                if item.context.system == system
+                (context.list_date, context.inputs_hash)
+                for context in contexts
+                if context.system == system
             ),
         )
     return checksums

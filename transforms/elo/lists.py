@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import Protocol
 
 import polars as pl
 
@@ -21,6 +22,7 @@ from transforms.elo.period import (
     PeriodResult,
     compute_period,
     engine_frames,
+    key_seated_games,
 )
 from transforms.elo.rapid_letters import letter_label, letters_at_list, parse_labels
 from transforms.elo.rulebook import EloEra, Validity
@@ -758,20 +760,92 @@ class SplitHistory:
         tournament that list set aside (a non-member, Elo Rapid) gives no activity, as in a
         replay that carries each list's own participations forward.
         """
-        earlier = []
-        for day, part in self.periods.items():
-            if day >= list_date:
-                continue
-            entries = part.entries
-            if validity_at is not None:
-                excluded = non_member_tournaments(
-                    entries, self.memberships.at(day), validity_at(day)
-                )
-                if excluded.height:
-                    outside = excluded.get_column("tournament_id").implode()
-                    entries = entries.filter(~pl.col("tournament_id").is_in(outside))
-            earlier.append(entries)
+        earlier = [
+            part.entries
+            if validity_at is None
+            else rated_entries(part.entries, self.memberships.at(day), validity_at(day))
+            for day, part in self.periods.items()
+            if day < list_date
+        ]
         return last_played(*earlier) if earlier else last_played(self.empty.entries)
+
+
+class PeriodSource(Protocol):
+    """What :func:`period_facts` reads of a history: each list date's slice, the registry's
+    and memberships' snapshots, and the FIDE ratings they show lost. A :class:`SplitHistory`
+    holds the whole history; a replay's reader (flows/elo/history.py) reads one period at a
+    time."""
+
+    @property
+    def registry(self) -> DatedSnapshots: ...
+
+    @property
+    def memberships(self) -> DatedSnapshots: ...
+
+    @property
+    def fide_losses(self) -> pl.DataFrame: ...
+
+    def period(self, list_date: date) -> PeriodSlice: ...
+
+
+def rated_entries(
+    entries: pl.DataFrame, memberships: pl.DataFrame, validity: Validity
+) -> pl.DataFrame:
+    """A list date's entries less those of the tournaments its validity rules set aside (a
+    non-member's, in Elo Rapid): the participations that give activity."""
+    excluded = non_member_tournaments(entries, memberships, validity)
+    if excluded.height == 0:
+        return entries
+    outside = excluded.get_column("tournament_id").implode()
+    return entries.filter(~pl.col("tournament_id").is_in(outside))
+
+
+def entries_with_rounds(
+    entries: pl.DataFrame, rounds: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A period's entries as read and every round of its tournaments by seat (``start_number``,
+    ``opponent``, ``score``, ``played``, ``is_forfeit``): the entries with their points (the
+    file's, else the sum of their round scores) and the rounds they did not play
+    (``forfeit_games``; ``bye_games``: byes, absences, unpaired rounds), which count for
+    nobody (RULES.md §1.3) but are named in the variation notes; and the games played over
+    the board."""
+    seat = ["tournament_id", "start_number"]
+    by_seat = rounds.group_by(seat).agg(
+        pl.col("score").sum().alias("_score_sum"),
+        (~pl.col("played")).sum().cast(pl.Int32).alias("_unplayed"),
+        (~pl.col("played") & pl.col("is_forfeit")).sum().cast(pl.Int32).alias("forfeit_games"),
+    )
+    counted = entries.join(by_seat, on=seat, how="left", maintain_order="left").with_columns(
+        pl.coalesce("points", "_score_sum").alias("points"),
+        pl.col("forfeit_games").fill_null(0),
+        (pl.col("_unplayed").fill_null(0) - pl.col("forfeit_games").fill_null(0)).alias(
+            "bye_games"
+        ),
+    )
+    played = rounds.filter("played").select(
+        "tournament_id", "score", "received_on", "start_number", "opponent"
+    )
+    return counted.drop("_score_sum", "_unplayed"), played
+
+
+def keyed_period(entries: pl.DataFrame, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One period's entries and its games by seat (``start_number``, ``opponent``), with the
+    engine's integer keys numbered within the period: players and tournaments in id order, so
+    ``entry_key`` orders the entries by (player_id, tournament_id), as the entries come back.
+    The keys only need to agree within a period: the engine never carries them to the next."""
+    tournaments = entries.select("tournament_id").unique()
+    keyed = entries.with_columns(
+        (pl.col("player_id").rank("dense") - 1).cast(pl.Int32).alias("player_code"),
+        (pl.col("tournament_id").rank("dense") - 1).cast(pl.Int64).alias("tournament_code"),
+    )
+    keyed = keyed.with_columns(
+        (
+            pl.col("player_code").cast(pl.Int64) * tournaments.height + pl.col("tournament_code")
+        ).alias("entry_key")
+    ).sort("entry_key")
+    codes = keyed.select("tournament_id", "tournament_code").unique("tournament_id")
+    seated = games.join(codes, on="tournament_id", how="inner", maintain_order="left")
+    return keyed, key_seated_games(seated, keyed)
 
 
 def last_played(*frames: pl.DataFrame) -> pl.DataFrame:
@@ -914,7 +988,7 @@ def _slices_by_list_date(frame: pl.DataFrame, list_dates: pl.DataFrame) -> dict[
 
 
 def period_facts(
-    history: SplitHistory,
+    history: PeriodSource,
     previous: pl.DataFrame,
     played_before: pl.DataFrame,
     list_date: date,

@@ -17,6 +17,7 @@ class Context:
     list_date: date
     previous_date: date | None
     previous_revision: int | None
+    reference_ratings: object = None
 
 
 def _publisher(
@@ -49,7 +50,7 @@ def test_lists_are_finished_in_order_with_the_revision_written_before(monkeypatc
     with _publisher(monkeypatch, written, release) as publisher:
         for before, day in zip([None, *DATES], DATES, strict=False):
             publisher.submit(Context(day, before, 3 if before is None else None), CLOSED)
-    assert [item.context.list_date for item, _ in publisher.results()] == DATES
+    assert [item.context.list_date for item in publisher.results()] == DATES
     # the first list follows the revision read from the warehouse; the others the one written
     assert [context.previous_revision for context in written] == [3, 7, 7, 7]
 

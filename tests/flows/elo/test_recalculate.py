@@ -6,9 +6,11 @@ from datetime import date, datetime
 import polars as pl
 import pytest
 
-from flows.elo.periods import fsi_fingerprint, fsi_fingerprints
+from flows.elo.periods import fsi_fingerprint, fsi_fingerprints, validity_in_force
 from flows.warehouse import Warehouse
 from tests.flows.helpers import deliver_a_corrected_tournament
+from transforms.elo.lists import last_played
+from transforms.lists.periods import cutoff_for, list_dates_between
 
 pytestmark = pytest.mark.usefixtures("prefect_server")
 
@@ -338,27 +340,65 @@ def test_each_list_s_progress_line_reaches_the_run_log(season_warehouse, monkeyp
     ]
 
 
-def test_the_history_read_gives_each_period_in_the_engines_order(season_warehouse):
-    """Not a rule but what the replay's speed rests on: the read gives the entries in entry key
-    order and the games in order of receipt, and the split keeps both, so each period's
-    entries reach the engine sorted (no sort a period) and each list date's games are one
-    slice of the history's."""
-    from flows.elo.periods import load_history
-    from flows.elo.rulebook import load_rulebook
-    from transforms.elo.lists import split_history
+def _period_rows(part) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A period's entries and games named by ids (the integer keys are the period's own)."""
+    ids = part.entries.select("entry_key", "player_code", "tournament_id", "player_id")
+    games = (
+        part.games.join(ids.select("entry_key", "player_id"), on="entry_key")
+        .join(
+            ids.select("player_code", pl.col("player_id").alias("opponent_id")).unique(),
+            left_on="opponent_code",
+            right_on="player_code",
+        )
+        .select("tournament_id", "player_id", "opponent_id", "score", "received_on")
+        .sort(pl.all())
+    )
+    entries = part.entries.drop("entry_key", "player_code", "tournament_code")
+    return entries, games
 
-    warehouse = season_warehouse(2009)
-    calendar = load_rulebook("elo_italia").era_at(date(2009, 4, 1)).calendar
-    with Warehouse(warehouse).reader() as con:
-        history = load_history(con, "elo_italia", date(2010, 12, 31), date(2010, 12, 31))
-    assert history.entries.height and history.games.height
-    assert history.entries.get_column("entry_key").is_sorted()
-    assert history.games.get_column("received_on").is_sorted()
-    periods = split_history(history, calendar).periods
-    assert len(periods) > 1
-    for part in periods.values():
+
+@pytest.mark.parametrize("list_dates_per_read", [1, 3, 100])
+def test_the_history_is_read_the_same_whatever_the_size_of_its_reads(
+    season_warehouse, list_dates_per_read
+):
+    """A replay reads its history a few list dates at a time (flows/elo/history.py): each
+    period gets the same entries and games however the reads are cut, the entries in entry
+    key order (the engine's, no sort a period), and the earlier lists' participations are the
+    same too."""
+    from flows.elo.history import streamed_history
+    from flows.elo.rulebook import load_rulebook
+
+    warehouse = season_warehouse(2019)
+    rulebook = load_rulebook("elo_italia")
+    calendar = rulebook.era_at(date(2019, 4, 1)).calendar
+    dates = list_dates_between(calendar, date(2019, 4, 1), date(2020, 1, 1))
+    up_to = cutoff_for(calendar, dates[-1])
+    validity = validity_in_force(rulebook)
+
+    def read(per_read: int, first: int) -> tuple[pl.DataFrame, list]:
+        with (
+            Warehouse(warehouse).reader() as con,
+            streamed_history(
+                con, "elo_italia", calendar, dates[first:], up_to, per_read
+            ) as history,
+        ):
+            played = history.played_before(dates[first], validity).sort("player_id")
+            return played, [history.period(day) for day in dates[first:]]
+
+    one_by_one_played, one_by_one = read(1, 1)
+    played, periods = read(list_dates_per_read, 1)
+    assert played.equals(one_by_one_played)
+    # the earlier lists' participations are those of the periods of a replay from the first
+    played_earlier, from_the_first = read(list_dates_per_read, 0)
+    assert played.equals(last_played(played_earlier, from_the_first[0].entries).sort("player_id"))
+    assert sum(part.entries.height for part in periods) > 0
+    for part, expected in zip(periods, one_by_one, strict=True):
         assert part.entries.get_column("entry_key").is_sorted()
-    assert sum(part.games.height for part in periods.values()) == history.games.height
+        for got, want in zip(_period_rows(part), _period_rows(expected), strict=True):
+            assert got.equals(want)
+    for part, expected in zip(from_the_first[1:], periods, strict=True):
+        for got, want in zip(_period_rows(part), _period_rows(expected), strict=True):
+            assert got.equals(want)
 
 
 def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse, monkeypatch):

@@ -1,0 +1,243 @@
+"""The history a run of FSI list dates reads, a few periods at a time.
+
+A replay used to read the whole history (every entry and game up to its last list date) into
+memory before its first list: about 0.5 GB per million games, 2.2 GB at national scale, and
+growing with every year kept. Here the list dates are grouped into reads of about
+``READ_ROUNDS`` rounds (a few periods at national scale, one where periods are larger), each
+read by a query on the tournaments received in its window, and the next read is made on a
+thread while the lists of this one are computed: a replay holds one read or two, whatever
+the length of the history. (One sorted stream of the whole history would scan the tables
+once, but DuckDB held about a gigabyte to sort it.) The registry's snapshots, a few rows per
+player and year, are read at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+import polars as pl
+
+from flows.warehouse import query_frame, read_sql
+from transforms.elo.lists import (
+    PeriodSlice,
+    entries_with_rounds,
+    fide_losses,
+    keyed_period,
+    last_played,
+    rated_entries,
+)
+from transforms.elo.rulebook import Validity
+from transforms.inputs.registry import DatedSnapshots
+from transforms.lists.eras import Calendar
+from transforms.lists.periods import assign_list_dates
+
+# List dates a read of the history takes: a year of quarterly lists, some 300,000 rows of
+# rounds at national scale (tens of megabytes). Each read scans the game table once (DuckDB
+# has no index that would find a period's games), so fewer, larger reads cost less time and
+# more memory; a year of lists is about a third of the time of a read per list date.
+LIST_DATES_PER_READ = 4
+
+
+@dataclass(frozen=True)
+class HistoryRead:
+    """Consecutive list dates read by one query each of entries and rounds: the receipts
+    after ``after`` up to ``up_to``."""
+
+    list_dates: tuple[date, ...]
+    after: date
+    up_to: date
+
+
+def plan_reads(
+    last_receipts: pl.DataFrame,
+    after: date = date.min,
+    list_dates_per_read: int = LIST_DATES_PER_READ,
+) -> list[HistoryRead]:
+    """Group consecutive list dates (``last_receipts``: list_date, received_on, the last
+    receipt each takes) into reads of ``list_dates_per_read``, the first of them taking the
+    receipts after ``after``."""
+    ordered = last_receipts.sort("list_date")
+    days = ordered.get_column("list_date").to_list()
+    receipts = ordered.get_column("received_on").to_list()
+    reads = []
+    for first in range(0, len(days), list_dates_per_read):
+        last = min(first + list_dates_per_read, len(days)) - 1
+        start = receipts[first - 1] if first else after
+        reads.append(HistoryRead(tuple(days[first : last + 1]), start, receipts[last]))
+    return reads
+
+
+class StreamedHistory:
+    """An FSI system's history up to a replay's last list date, read as the replay asks for it:
+    the earlier periods' participations once (:meth:`played_before`), then each list date's
+    slice in order (:meth:`period`), the next read made on a thread meanwhile.
+
+    Implements :class:`transforms.elo.lists.PeriodSource`; each list date's slice is handed
+    out once, in order."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        system: str,
+        calendar: Calendar,
+        list_dates: Sequence[date],
+        up_to: date,
+        list_dates_per_read: int = LIST_DATES_PER_READ,
+    ) -> None:
+        self.con = con
+        self.system = system
+        window = {"system": system, "up_to": up_to}
+        receipts = assign_list_dates(
+            query_frame(con, read_sql("queries/lists/history_receipts.sql"), window), calendar
+        ).drop_nulls("list_date")
+        last_receipts = receipts.group_by("list_date").agg(pl.col("received_on").max())
+        self.last_receipts: dict[date, date] = dict(last_receipts.iter_rows())
+        first = list_dates[0] if list_dates else up_to
+        earlier = last_receipts.filter(pl.col("list_date") < first)
+        self.earlier = plan_reads(earlier, list_dates_per_read=list_dates_per_read)
+        # the replay's first read starts after the last receipt of the earlier lists
+        start = max(earlier.get_column("received_on"), default=date.min)
+        self.reads = plan_reads(
+            last_receipts.filter(pl.col("list_date") >= first), start, list_dates_per_read
+        )
+        # a list reads the snapshot of its own date, however late after its cut-off
+        snapshots = {"day": list_dates[-1] if list_dates else up_to}
+        registry = query_frame(con, read_sql("queries/lists/registry_history.sql"), snapshots)
+        self.registry = DatedSnapshots.of(registry)
+        self.fide_losses = fide_losses(registry)
+        del registry
+        self.memberships = DatedSnapshots.of(
+            query_frame(con, read_sql("queries/lists/membership_history.sql"), snapshots)
+        )
+        quarantined = assign_list_dates(
+            query_frame(con, read_sql("queries/lists/history_quarantined.sql"), window), calendar
+        )
+        self.quarantined = {
+            key[0]: part.drop("list_date")
+            for key, part in quarantined.partition_by("list_date", as_dict=True).items()
+        }
+        self.empty_quarantined = quarantined.drop("list_date").clear()
+        self.list_dates = list(list_dates)
+        # the reads are made on a cursor of their own, which sees what is committed: every
+        # tournament (a list run writes none before it reads them)
+        self.cursor = con.cursor()
+        self.nothing = self._keyed(self._read(HistoryRead((), date.min, date.min)))
+        self.reader = ThreadPoolExecutor(max_workers=1)
+        self.ahead: Future[dict[date, PeriodSlice]] | None = None
+        self.next_read = 0
+        self.slices: dict[date, PeriodSlice] = {}
+        self.handed_out: date | None = None
+
+    def close(self) -> None:
+        self.reader.shutdown(wait=True, cancel_futures=True)
+        self.cursor.close()
+
+    def played_before(
+        self, list_date: date, validity_at: Callable[[date], Validity] | None = None
+    ) -> pl.DataFrame:
+        """(player_id, played_on) of the tournaments the lists before the replay's first list
+        date rated (as :meth:`transforms.elo.lists.SplitHistory.played_before`): only their
+        entries are read, a few list dates at a time."""
+        played = last_played(self.nothing[0])
+        for read in self.earlier:
+            entries = self._entries(read)
+            for day in read.list_dates:
+                mine = self._of(entries, read, day)
+                if validity_at is not None:
+                    mine = rated_entries(mine, self.memberships.at(day), validity_at(day))
+                played = last_played(played, mine)
+        return played
+
+    def period(self, list_date: date) -> PeriodSlice:
+        """The tournaments ``list_date`` takes, keyed for the engine."""
+        if self.handed_out is not None and list_date <= self.handed_out:
+            raise ValueError(f"the history was read past {list_date} already")
+        self.handed_out = list_date
+        while list_date not in self.slices and self._read_more():
+            pass
+        part = self.slices.pop(list_date, None)
+        if part is None:
+            part = PeriodSlice(*self.nothing, self._quarantined(list_date))
+        # the slices of earlier dates a replay skipped go too
+        for day in [day for day in self.slices if day < list_date]:
+            del self.slices[day]
+        return part
+
+    def _read_more(self) -> bool:
+        """Take the next read's slices (made ahead on the thread), and start the one after."""
+        if self.ahead is None:
+            if self.next_read >= len(self.reads):
+                return False
+            self.ahead = self.reader.submit(self._slices, self.reads[self.next_read])
+            self.next_read += 1
+        self.slices.update(self.ahead.result())
+        self.ahead = None
+        if self.next_read < len(self.reads):
+            self.ahead = self.reader.submit(self._slices, self.reads[self.next_read])
+            self.next_read += 1
+        return True
+
+    def _slices(self, read: HistoryRead) -> dict[date, PeriodSlice]:
+        entries, rounds = self._read(read)
+        return {
+            day: PeriodSlice(
+                *self._keyed((self._of(entries, read, day), self._of(rounds, read, day))),
+                self._quarantined(day),
+            )
+            for day in read.list_dates
+        }
+
+    def _keyed(self, read: tuple[pl.DataFrame, pl.DataFrame]) -> tuple[pl.DataFrame, pl.DataFrame]:
+        return keyed_period(*entries_with_rounds(*read))
+
+    def _of(self, frame: pl.DataFrame, read: HistoryRead, day: date) -> pl.DataFrame:
+        """The rows of ``frame`` (one read's) that list date ``day`` takes."""
+        index = read.list_dates.index(day)
+        after = read.after if index == 0 else self._last_receipt(read, index - 1)
+        return frame.filter(
+            (pl.col("received_on") > after)
+            & (pl.col("received_on") <= self._last_receipt(read, index))
+        )
+
+    def _last_receipt(self, read: HistoryRead, index: int) -> date:
+        return self.last_receipts[read.list_dates[index]]
+
+    def _quarantined(self, day: date) -> pl.DataFrame:
+        return self.quarantined.get(day, self.empty_quarantined)
+
+    def _window(self, read: HistoryRead) -> dict[str, object]:
+        return {"system": self.system, "after": read.after, "up_to": read.up_to}
+
+    def _entries(self, read: HistoryRead) -> pl.DataFrame:
+        return query_frame(
+            self.cursor, read_sql("queries/lists/period_entries.sql"), self._window(read)
+        )
+
+    def _read(self, read: HistoryRead) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The entries and every round of the tournaments ``read`` takes."""
+        rounds = query_frame(
+            self.cursor, read_sql("queries/lists/period_games.sql"), self._window(read)
+        )
+        return self._entries(read), rounds
+
+
+@contextmanager
+def streamed_history(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    calendar: Calendar,
+    list_dates: Sequence[date],
+    up_to: date,
+    list_dates_per_read: int = LIST_DATES_PER_READ,
+) -> Iterator[StreamedHistory]:
+    """A :class:`StreamedHistory`, closed (its cursor and reading thread) on the way out."""
+    history = StreamedHistory(con, system, calendar, list_dates, up_to, list_dates_per_read)
+    try:
+        yield history
+    finally:
+        history.close()
