@@ -13,6 +13,7 @@ player and year, are read at once.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -32,7 +33,6 @@ from transforms.elo.lists import (
     rated_entries,
 )
 from transforms.elo.rulebook import Validity
-from transforms.inputs.registry import DatedSnapshots
 from transforms.lists.eras import Calendar
 from transforms.lists.periods import assign_list_dates
 
@@ -72,6 +72,35 @@ def plan_reads(
     return reads
 
 
+class SnapshotReads:
+    """Dated snapshots (of the registry, or of its memberships) read one at a time when a list
+    date asks for the one in force: a replay holds two or three, not every year's."""
+
+    KEEP = 3  # a list date reads the snapshots of its ratings day and its own date
+
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, queries: str, window: dict[str, date]
+    ) -> None:
+        self.con = con
+        self.query = read_sql(f"queries/lists/{queries}_of.sql")
+        dates = query_frame(con, read_sql(f"queries/lists/{queries}_dates.sql"), window)
+        self.dates = dates.get_column("as_of").to_list()
+        self.read: dict[date, pl.DataFrame] = {}
+        self.empty = query_frame(con, self.query, {"as_of": date.min})
+
+    def at(self, on: date) -> pl.DataFrame:
+        """The latest snapshot on or before ``on``; empty if none."""
+        index = bisect_right(self.dates, on) - 1
+        if index < 0:
+            return self.empty
+        as_of = self.dates[index]
+        if as_of not in self.read:
+            while len(self.read) >= self.KEEP:
+                del self.read[min(self.read)]
+            self.read[as_of] = query_frame(self.con, self.query, {"as_of": as_of})
+        return self.read[as_of]
+
+
 class StreamedHistory:
     """An FSI system's history up to a replay's last list date, read as the replay asks for it:
     the earlier periods' participations once (:meth:`played_before`), then each list date's
@@ -107,12 +136,10 @@ class StreamedHistory:
         )
         # a list reads the snapshot of its own date, however late after its cut-off
         snapshots = {"day": list_dates[-1] if list_dates else up_to}
-        registry = query_frame(con, read_sql("queries/lists/registry_history.sql"), snapshots)
-        self.registry = DatedSnapshots.of(registry)
-        self.fide_losses = fide_losses(registry)
-        del registry
-        self.memberships = DatedSnapshots.of(
-            query_frame(con, read_sql("queries/lists/membership_history.sql"), snapshots)
+        self.registry = SnapshotReads(con, "registry_snapshot", snapshots)
+        self.memberships = SnapshotReads(con, "membership_snapshot", snapshots)
+        self.fide_losses = fide_losses(
+            query_frame(con, read_sql("queries/lists/registry_fide_history.sql"), snapshots)
         )
         quarantined = assign_list_dates(
             query_frame(con, read_sql("queries/lists/history_quarantined.sql"), window), calendar

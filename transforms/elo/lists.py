@@ -770,6 +770,14 @@ class SplitHistory:
         return last_played(*earlier) if earlier else last_played(self.empty.entries)
 
 
+class Snapshots(Protocol):
+    """Dated snapshots (of the registry or its memberships), read at a date."""
+
+    def at(self, on: date) -> pl.DataFrame:
+        """The latest snapshot on or before ``on``; empty if none."""
+        ...
+
+
 class PeriodSource(Protocol):
     """What :func:`period_facts` reads of a history: each list date's slice, the registry's
     and memberships' snapshots, and the FIDE ratings they show lost. A :class:`SplitHistory`
@@ -777,10 +785,10 @@ class PeriodSource(Protocol):
     time."""
 
     @property
-    def registry(self) -> DatedSnapshots: ...
+    def registry(self) -> Snapshots: ...
 
     @property
-    def memberships(self) -> DatedSnapshots: ...
+    def memberships(self) -> Snapshots: ...
 
     @property
     def fide_losses(self) -> pl.DataFrame: ...
