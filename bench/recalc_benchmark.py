@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -31,7 +32,10 @@ from bench.history import HistorySize, write_history
 from bench.machine import Stopwatch
 from flows.runtime import code_version, configure_prefect_environment
 from flows.warehouse import fsync_file
-from transforms.elo.rulebook import EloEra
+from transforms.elo.rulebook import EloEra, Rulebook
+
+if TYPE_CHECKING:  # imported by the functions, after Prefect's environment is set
+    from flows.elo.history import StreamedHistory
 
 OUT = Path(__file__).resolve().parent / "out"
 SMALL = HistorySize(players=2_000, first_year=2017, last_year=2019, tournaments_per_year=40)
@@ -94,20 +98,32 @@ class PeriodInputs:
 def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodInputs]:
     """Every list date's engine inputs, in order, as the recalculation builds them: each list
     is built (untimed) from the one before."""
-    from flows.elo.periods import load_history
+    from flows.elo.history import streamed_history
     from flows.elo.rulebook import load_rulebook
     from flows.warehouse import Warehouse
-    from transforms.elo.lists import build_list, period_facts, period_players, split_history
-    from transforms.elo.period import engine_frames
-    from transforms.lists.periods import cutoff_for, list_dates_between, ratings_day
+    from transforms.lists.periods import cutoff_for, list_dates_between
 
     rulebook = load_rulebook("elo_italia")
     calendar = rulebook.era_at(first).calendar
     dates = list_dates_between(calendar, first, last)
-    with Warehouse(warehouse).reader() as con:
-        history = split_history(
-            load_history(con, "elo_italia", cutoff_for(calendar, dates[-1]), dates[-1]), calendar
-        )
+    # the history read as the recalculation reads it: a year of list dates at a time
+    with (
+        Warehouse(warehouse).reader() as con,
+        streamed_history(
+            con, "elo_italia", calendar, dates, cutoff_for(calendar, dates[-1])
+        ) as history,
+    ):
+        yield from _periods(history, rulebook, dates)
+
+
+def _periods(
+    history: StreamedHistory, rulebook: Rulebook, dates: list[date]
+) -> Iterator[PeriodInputs]:
+    """The engine's inputs of each list date of ``history``, each list built from the last."""
+    from transforms.elo.lists import build_list, period_facts, period_players
+    from transforms.elo.period import engine_frames
+    from transforms.lists.periods import ratings_day
+
     played = history.played_before(dates[0], lambda day: rulebook.era_at(day).validity)
     previous = pl.DataFrame(
         schema={
