@@ -45,34 +45,6 @@ FROM tournament_entry e
 JOIN tournament t USING (tournament_id, version)
 LEFT JOIN player_merge m ON m.provisional_id = e.player_id;
 
--- The rating engine's integer keys for the entries of accepted tournaments of a system received
--- up to a day (transforms/elo/period.py, KEY_COLUMNS): player_code numbers the players and
--- tournament codes the tournaments, both in id order, so entry_key (player code times the
--- number of tournaments plus the tournament code) orders entries by (player_id, tournament_id).
--- Assigned once per read of a history: the engine joins and orders integers, not strings, and
--- so does the read of the games (a seat is a tournament code and a start number).
-CREATE OR REPLACE MACRO history_keys(sys, up_to) AS TABLE
-WITH scope AS (
-    SELECT p.tournament_id, p.version, p.start_number, p.player_id, t.received_on
-    FROM tournament_player p
-    JOIN tournament t USING (tournament_id, version)
-    WHERE t.status = 'accepted' AND t.system = sys AND t.received_on <= up_to
-),
-players AS (
-    SELECT player_id, (row_number() OVER (ORDER BY player_id) - 1)::INTEGER AS player_code
-    FROM (SELECT DISTINCT player_id FROM scope)
-),
-tournaments AS (
-    SELECT tournament_id, (row_number() OVER (ORDER BY tournament_id) - 1)::BIGINT AS code
-    FROM (SELECT DISTINCT tournament_id FROM scope)
-)
-SELECT s.tournament_id, s.version, s.start_number, s.received_on, p.player_code,
-       t.code AS tournament_code,
-       p.player_code * (SELECT count(*) FROM tournaments) + t.code AS entry_key
-FROM scope s
-JOIN players p USING (player_id)
-JOIN tournaments t USING (tournament_id);
-
 -- Provisional players still waiting for the analyst.
 CREATE OR REPLACE VIEW unmatched_player AS
 SELECT pm.*

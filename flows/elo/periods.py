@@ -22,50 +22,9 @@ from flows.publishing.context import (
 )
 from flows.publishing.staleness import StaleList, stale_lists
 from flows.warehouse import execute, query_frame, read_sql
-from transforms.elo.lists import History, PeriodFacts, PeriodSource, period_facts
-from transforms.elo.period import key_seated_games
+from transforms.elo.lists import PeriodFacts, PeriodSource, period_facts
 from transforms.elo.rulebook import EloEra, Rulebook
 from transforms.lists.periods import cutoff_for, ratings_day
-
-
-def load_history(
-    con: duckdb.DuckDBPyConnection, system: str, up_to: date, last_list_date: date
-) -> History:
-    """Every input of the lists of ``system`` up to ``last_list_date`` (whose cut-off is
-    ``up_to``), read once: the tournaments received up to the cut-off, the registry snapshots
-    and memberships up to the list date itself (a list reads the snapshot of its date, however
-    many lists the read serves)."""
-    window = {"system": system, "up_to": up_to}
-    # in entry key order, which the engine takes each period's entries in (and the split
-    # keeps): one sort of the history here instead of one in every period, and cheaper than
-    # DuckDB's ORDER BY (0.15 s against 0.5 s at national scale)
-    entries = query_frame(con, read_sql("queries/lists/history_entries.sql"), window).sort(
-        "entry_key"
-    )
-    # the games take their tournaments' codes from the entries just read, not from the keys
-    # computed again (half a second at national scale)
-    tournaments = entries.select(
-        "tournament_id",
-        pl.col("tournament_version").alias("version"),
-        "tournament_code",
-        "received_on",
-    ).unique()
-    con.register("history_tournaments", tournaments.to_arrow())
-    try:
-        games = query_frame(con, read_sql("queries/lists/history_games.sql"))
-    finally:
-        con.unregister("history_tournaments")
-    return History(
-        entries=entries,
-        games=key_seated_games(games, entries),
-        registry=query_frame(
-            con, read_sql("queries/lists/registry_history.sql"), {"day": last_list_date}
-        ),
-        memberships=query_frame(
-            con, read_sql("queries/lists/membership_history.sql"), {"day": last_list_date}
-        ),
-        quarantined=query_frame(con, read_sql("queries/lists/history_quarantined.sql"), window),
-    )
 
 
 def period_context(
