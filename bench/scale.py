@@ -1,0 +1,284 @@
+"""How the recalculation scales: the national history at 1×, 4× and 16× (players and
+tournaments a year), the national history over twice the years, and a projection to FIDE's
+size.
+
+    .venv/bin/python -m bench.scale                      # every size (about an hour)
+    .venv/bin/python -m bench.scale --sizes 1x 4x        # some of them
+
+For each size the history is generated once into ``bench/out/history-<size>.duckdb``
+(:mod:`bench.history`), then two fresh processes measure it:
+
+1. the full recalculation end to end (``recalculate`` flow, Prefect's server already started),
+   its wall time and the process's peak memory;
+2. the engine alone over every period, and the plain per-game loop of ``tests/reference`` on
+   a sample of the periods (every one at 1×; the loop takes about two minutes per national
+   history), with the engine's time on the same sample: the ratio, and whether both give
+   identical numbers.
+
+The figures go to ``bench/out/scale.json``; the table printed at the end, with the FIDE
+projection (1M players, 10M games a year, 10 years) fitted on the measured sizes, is the one
+of bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from bench.history import HistorySize, write_history
+from bench.machine import Stopwatch
+from flows.runtime import code_version, configure_prefect_environment
+from flows.warehouse import fsync_file
+
+OUT = Path(__file__).resolve().parent / "out"
+NATIONAL = HistorySize()
+SIZES: dict[str, HistorySize] = {
+    "1x": NATIONAL,
+    "4x": HistorySize(players=4 * NATIONAL.players, tournaments_per_year=4 * 480),
+    "16x": HistorySize(players=16 * NATIONAL.players, tournaments_per_year=16 * 480),
+    # the same federation over twice the years: memory should not follow the history's length
+    "1x-46y": HistorySize(first_year=1975),
+}
+# FIDE's size, as the issue gives it
+FIDE_PLAYERS = 1_000_000
+FIDE_GAMES_A_YEAR = 10_000_000
+FIDE_YEARS = 10
+MACHINE_GB = 24
+# every how many periods the plain loop is run beside the engine, by size
+LOOP_EVERY = {"1x": 1, "4x": 6, "16x": 23, "1x-46y": 4}
+
+
+@dataclass(frozen=True)
+class Measured:
+    size: str
+    players: int
+    games: int
+    list_dates: int
+    games_per_period: float
+    end_to_end_seconds: float
+    end_to_end_peak_mb: float
+    engine_seconds: float
+    loop_periods: int
+    loop_seconds: float
+    engine_seconds_on_loop_periods: float
+    periods_with_different_numbers: int
+    history_mb: float
+
+
+def history_for(size: str, out: Path) -> Path:
+    """The history of ``size``, generated the first time."""
+    # the national history is the one `make bench` measures
+    path = out / ("history-national.duckdb" if size == "1x" else f"history-{size}.duckdb")
+    if not path.exists():
+        print(f"[{size}] generating the history into {path} …", flush=True)
+        partial = path.with_name(path.name + ".partial")
+        summary = write_history(partial, SIZES[size], replace=True)
+        partial.replace(path)
+        print("\n".join(f"  {line}" for line in summary.lines()), flush=True)
+    return path
+
+
+def list_range(size: HistorySize) -> tuple[date, date]:
+    return date(size.first_year, 4, 1), date(size.last_year, 10, 1)
+
+
+def measure_end_to_end(history: Path, first: date, last: date) -> dict[str, float]:
+    """In this (fresh) process: the recalculation of a copy of ``history``, and peak memory."""
+    from bench.recalc_benchmark import run_flow
+
+    run_copy = history.with_name(history.stem + "-run.duckdb")
+    shutil.copyfile(history, run_copy)
+    fsync_file(run_copy)
+    before = _peak_mb()
+    figures = run_flow(run_copy, first, last)
+    run_copy.unlink()
+    return {"seconds": float(figures["seconds"] or 0.0), "peak_mb": _peak_mb(), "start_mb": before}
+
+
+def measure_engine(history: Path, first: date, last: date, loop_every: int) -> dict[str, float]:
+    """In this (fresh) process: the engine on every period, the loop on every
+    ``loop_every``-th, both timed, and compared where both ran."""
+    import polars as pl
+
+    from bench.recalc_benchmark import period_inputs
+    from tests.reference.elo_italia import games_with_ids, reference_period_frames
+    from transforms.elo.period import compute_period
+
+    engine, engine_sampled, plain_loop = Stopwatch(), Stopwatch(), Stopwatch()
+    games = periods = sampled = mismatches = 0
+    for index, period in enumerate(period_inputs(history, first, last)):
+        on_sample = index % loop_every == 0
+        timer = engine_sampled if on_sample else engine
+        with timer.running():
+            result = compute_period(period.players, period.entries, period.games, period.era)
+        games += period.games.height // 2
+        periods += 1
+        if not on_sample:
+            continue
+        sampled += 1
+        named = games_with_ids(period.entries, period.games)
+        with plain_loop.running():
+            reference = reference_period_frames(period.players, period.entries, named, period.era)
+        expected = pl.DataFrame(reference.ratings).select("player_id", "rating", "k", "games")
+        got = result.ratings.select("player_id", "rating", "k", "games")
+        if not got.sort("player_id").equals(expected.sort("player_id").cast(got.schema)):
+            mismatches += 1
+        print(f"  {period.list_date}: loop {plain_loop.seconds:.1f} s so far", flush=True)
+    return {
+        "games": games,
+        "periods": periods,
+        "engine_seconds": engine.seconds + engine_sampled.seconds,
+        "engine_seconds_on_loop_periods": engine_sampled.seconds,
+        "loop_periods": sampled,
+        "loop_seconds": plain_loop.seconds,
+        "mismatches": mismatches,
+    }
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _child(*arguments: str) -> dict[str, float]:
+    """Run one measurement in a fresh process (its peak memory is its own)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.scale", *arguments],
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    *progress, last = done.stdout.strip().splitlines()
+    for line in progress:
+        print(line, flush=True)
+    return json.loads(last)
+
+
+def measure(size: str, out: Path) -> Measured:
+    import duckdb
+
+    history = history_for(size, out)
+    first, last = list_range(SIZES[size])
+    with duckdb.connect(str(history), read_only=True) as con:
+        players = con.sql("SELECT count(DISTINCT player_id) FROM registry_player").fetchall()[0][0]
+    span = [str(history), first.isoformat(), last.isoformat()]
+    print(f"[{size}] end to end …", flush=True)
+    flow = _child("--end-to-end", *span)
+    print(f"[{size}]   {flow['seconds']:.1f} s, peak {flow['peak_mb']:.0f} MB", flush=True)
+    print(f"[{size}] engine, and the loop on every {LOOP_EVERY[size]} period(s) …", flush=True)
+    engine = _child("--engine", *span, str(LOOP_EVERY[size]))
+    return Measured(
+        size=size,
+        players=int(players),
+        games=int(engine["games"]),
+        list_dates=int(engine["periods"]),
+        games_per_period=engine["games"] / engine["periods"],
+        end_to_end_seconds=flow["seconds"],
+        end_to_end_peak_mb=flow["peak_mb"],
+        engine_seconds=engine["engine_seconds"],
+        loop_periods=int(engine["loop_periods"]),
+        loop_seconds=engine["loop_seconds"],
+        engine_seconds_on_loop_periods=engine["engine_seconds_on_loop_periods"],
+        periods_with_different_numbers=int(engine["mismatches"]),
+        history_mb=history.stat().st_size / 2**20,
+    )
+
+
+def table(rows: list[Measured]) -> str:
+    lines = [
+        "| size | players | games | games a period | end to end | peak memory "
+        "| engine | loop on the sample (periods) | engine vs loop | identical |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        ratio = row.loop_seconds / row.engine_seconds_on_loop_periods
+        lines.append(
+            f"| {row.size} | {row.players:,} | {row.games:,} | {row.games_per_period:,.0f} "
+            f"| {row.end_to_end_seconds:.1f} s | {row.end_to_end_peak_mb / 1024:.2f} GB "
+            f"| {row.engine_seconds:.1f} s | {row.loop_seconds:.1f} s ({row.loop_periods}) "
+            f"| {ratio:.0f}× | {'yes' if row.periods_with_different_numbers == 0 else 'NO'} |"
+        )
+    return "\n".join(lines)
+
+
+def fide_projection(rows: list[Measured]) -> str:
+    """A line through the sizes measured of the same years (time by games, peak memory by
+    games a period), extended to FIDE's size."""
+    same_years = sorted(
+        (row for row in rows if not row.size.endswith("y")), key=lambda row: row.games
+    )
+    if len(same_years) < 2:
+        return "(the projection needs two sizes of the same years)"
+    small, large = same_years[0], same_years[-1]
+    fide_games = FIDE_GAMES_A_YEAR * FIDE_YEARS
+    fide_per_period = FIDE_GAMES_A_YEAR / 4
+    seconds_per_game = (large.end_to_end_seconds - small.end_to_end_seconds) / (
+        large.games - small.games
+    )
+    seconds = large.end_to_end_seconds + seconds_per_game * (fide_games - large.games)
+    mb_per_period_game = (large.end_to_end_peak_mb - small.end_to_end_peak_mb) / (
+        large.games_per_period - small.games_per_period
+    )
+    peak_mb = large.end_to_end_peak_mb + mb_per_period_game * (
+        fide_per_period - large.games_per_period
+    )
+    fits = "fits" if peak_mb / 1024 <= MACHINE_GB else "does not fit"
+    return (
+        f"FIDE ({FIDE_PLAYERS:,} players, {fide_games:,} games over {FIDE_YEARS} years, "
+        f"{fide_per_period:,.0f} a quarterly period), projected from {small.size} and "
+        f"{large.size}: end to end about {seconds / 60:.0f} min, peak memory about "
+        f"{peak_mb / 1024:.1f} GB: it {fits} in this machine's {MACHINE_GB} GB."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", nargs="*", default=list(SIZES), choices=list(SIZES))
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--generate-only", action="store_true", help="write the histories only")
+    parser.add_argument("--end-to-end", nargs=3, metavar=("HISTORY", "FIRST", "LAST"))
+    parser.add_argument("--engine", nargs=4, metavar=("HISTORY", "FIRST", "LAST", "EVERY"))
+    args = parser.parse_args()
+    configure_prefect_environment()
+    if args.end_to_end:
+        path, first, last = args.end_to_end
+        figures = measure_end_to_end(
+            Path(path), date.fromisoformat(first), date.fromisoformat(last)
+        )
+        print(json.dumps(figures))
+        return
+    if args.engine:
+        path, first, last, every = args.engine
+        figures = measure_engine(
+            Path(path), date.fromisoformat(first), date.fromisoformat(last), int(every)
+        )
+        print(json.dumps(figures))
+        return
+    args.out.mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    if args.generate_only:
+        for size in args.sizes:
+            history_for(size, args.out)
+        return
+    rows = [measure(size, args.out) for size in args.sizes]
+    report = {
+        "code_version": code_version(),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seconds": time.perf_counter() - began,
+        "rows": [asdict(row) for row in rows],
+    }
+    (args.out / "scale.json").write_text(json.dumps(report, indent=2))
+    print(table(rows))
+    print()
+    print(fide_projection(rows))
+
+
+if __name__ == "__main__":
+    main()
