@@ -652,3 +652,36 @@ def test_a_merge_makes_stale_only_the_lists_that_read_the_merged_player(season_w
             con, "elo_rapid", load_rulebook("elo_rapid"), first_list, datetime(2000, 1, 1)
         )
     assert rapid == 0 and "merge" not in told
+
+
+def test_a_read_of_the_history_that_fails_is_recorded_and_leaves_the_warehouse_as_it_was(
+    season_warehouse, monkeypatch
+):
+    """The history is read on a thread of its own (flows/elo/history.py): a failure there
+    reaches the replay, which records it, and leaves every list as it was."""
+    import flows.elo.history as history
+    from flows.elo.recalculate import recalculate_flow
+
+    always_compute(monkeypatch)
+    warehouse = season_warehouse(2019)
+    _publish(warehouse, 2019)
+    before = _official(warehouse)
+    reads = []
+    keyed_period = history.keyed_period
+
+    def failing_on_a_period(entries, games):
+        reads.append(entries.height)
+        if entries.height:  # not the empty frames the reader keys when it starts
+            raise OSError("the disk went away")
+        return keyed_period(entries, games)
+
+    monkeypatch.setattr(history, "keyed_period", failing_on_a_period)
+    with pytest.raises(OSError, match="the disk went away"):
+        recalculate_flow("elo_italia", str(warehouse), date(2019, 4, 1), date(2020, 1, 1))
+    assert _official(warehouse) == before
+    assert reads[-1] > 0
+    with Warehouse(warehouse).reader() as con:
+        flow, status = con.execute(
+            "SELECT flow, status FROM run_record ORDER BY started_at DESC LIMIT 1"
+        ).fetchone()
+    assert (flow, status) == ("recalculate", "failed")
