@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 import duckdb
@@ -43,14 +43,35 @@ from transforms.lists.periods import assign_list_dates
 LIST_DATES_PER_READ = 4
 
 
+# Every row id of a table (a read whose tournaments' rows are not located scans them all).
+ALL_ROWS = (0, 2**63 - 1)
+
+
 @dataclass(frozen=True)
 class HistoryRead:
     """Consecutive list dates read by one query each of entries and rounds: the receipts
-    after ``after`` up to ``up_to``."""
+    after ``after`` up to ``up_to``; their rounds lie between row ids ``rows`` of the game
+    table, ``game_rows`` of them (None: not counted)."""
 
     list_dates: tuple[date, ...]
     after: date
     up_to: date
+    rows: tuple[int, int] = ALL_ROWS
+    game_rows: int | None = None
+
+
+def located(reads: list[HistoryRead], game_rows: pl.DataFrame) -> list[HistoryRead]:
+    """``reads`` with the range of row ids and the number of their tournaments' rounds
+    (``game_rows``: received_on, first_row, last_row, game_rows; one row per tournament)."""
+    found = []
+    for read in reads:
+        mine = game_rows.filter(pl.col("received_on").is_between(read.after, read.up_to, "right"))
+        if mine.height == 0:
+            found.append(replace(read, rows=(0, -1), game_rows=0))
+            continue
+        span = (int(mine.get_column("first_row").min()), int(mine.get_column("last_row").max()))  # type: ignore[arg-type]
+        found.append(replace(read, rows=span, game_rows=int(mine.get_column("game_rows").sum())))
+    return found
 
 
 def plan_reads(
@@ -131,8 +152,11 @@ class StreamedHistory:
         self.earlier = plan_reads(earlier, list_dates_per_read=list_dates_per_read)
         # the replay's first read starts after the last receipt of the earlier lists
         start = max(earlier.get_column("received_on"), default=date.min)
-        self.reads = plan_reads(
-            last_receipts.filter(pl.col("list_date") >= first), start, list_dates_per_read
+        self.reads = located(
+            plan_reads(
+                last_receipts.filter(pl.col("list_date") >= first), start, list_dates_per_read
+            ),
+            query_frame(con, read_sql("queries/lists/history_game_rows.sql"), window),
         )
         # a list reads the snapshot of its own date, however late after its cut-off
         snapshots = {"day": list_dates[-1] if list_dates else up_to}
@@ -153,7 +177,7 @@ class StreamedHistory:
         # the reads are made on a cursor of their own, which sees what is committed: every
         # tournament (a list run writes none before it reads them)
         self.cursor = con.cursor()
-        self.nothing = self._keyed(self._read(HistoryRead((), date.min, date.min)))
+        self.nothing = self._keyed(self._read(HistoryRead((), date.min, date.min, (0, -1), 0)))
         self.reader = ThreadPoolExecutor(max_workers=1)
         self.ahead: Future[dict[date, PeriodSlice]] | None = None
         self.next_read = 0
@@ -240,6 +264,15 @@ class StreamedHistory:
     def _window(self, read: HistoryRead) -> dict[str, object]:
         return {"system": self.system, "after": read.after, "up_to": read.up_to}
 
+    def _rounds(self, read: HistoryRead) -> pl.DataFrame:
+        window = {**self._window(read), "first_row": read.rows[0], "last_row": read.rows[1]}
+        rounds = query_frame(self.cursor, read_sql("queries/lists/period_games.sql"), window)
+        if read.game_rows is not None and rounds.height != read.game_rows:
+            # the row ids moved since they were located (the tables are only appended to, so
+            # this should not happen): read the whole table rather than miss a game
+            return self._rounds(replace(read, rows=ALL_ROWS, game_rows=None))
+        return rounds
+
     def _entries(self, read: HistoryRead) -> pl.DataFrame:
         return query_frame(
             self.cursor, read_sql("queries/lists/period_entries.sql"), self._window(read)
@@ -247,10 +280,7 @@ class StreamedHistory:
 
     def _read(self, read: HistoryRead) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The entries and every round of the tournaments ``read`` takes."""
-        rounds = query_frame(
-            self.cursor, read_sql("queries/lists/period_games.sql"), self._window(read)
-        )
-        return self._entries(read), rounds
+        return self._entries(read), self._rounds(read)
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """Recalculation: eras by date, a corrected tournament cascading, scenarios, idempotence."""
 
 import itertools
+from dataclasses import replace
 from datetime import date, datetime
 
 import polars as pl
@@ -685,3 +686,36 @@ def test_a_read_of_the_history_that_fails_is_recorded_and_leaves_the_warehouse_a
             "SELECT flow, status FROM run_record ORDER BY started_at DESC LIMIT 1"
         ).fetchone()
     assert (flow, status) == ("recalculate", "failed")
+
+
+def test_a_read_whose_game_rows_are_not_where_they_were_located_reads_them_all(
+    season_warehouse, monkeypatch
+):
+    """The rounds of a read are looked for within the row ids their tournaments span; should
+    the count read differ from the count located, the read takes the whole table instead."""
+    import flows.elo.history as history
+    from flows.elo.rulebook import load_rulebook
+
+    warehouse = season_warehouse(2019)
+    calendar = load_rulebook("elo_italia").era_at(date(2019, 4, 1)).calendar
+    dates = list_dates_between(calendar, date(2019, 4, 1), date(2020, 1, 1))
+    up_to = cutoff_for(calendar, dates[-1])
+
+    def periods() -> list:
+        with (
+            Warehouse(warehouse).reader() as con,
+            history.streamed_history(con, "elo_italia", calendar, dates, up_to) as read,
+        ):
+            return [_period_rows(read.period(day)) for day in dates]
+
+    located = periods()
+    located_reads = history.located
+    monkeypatch.setattr(
+        history,
+        "located",
+        lambda reads, rows: [replace(read, rows=(0, 0)) for read in located_reads(reads, rows)],
+    )
+    misplaced = periods()
+    assert sum(entries.height for entries, _ in located) > 0
+    for got, want in zip(misplaced, located, strict=True):
+        assert all(a.equals(b) for a, b in zip(got, want, strict=True))
