@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 import duckdb
@@ -50,27 +50,31 @@ ALL_ROWS = (0, 2**63 - 1)
 @dataclass(frozen=True)
 class HistoryRead:
     """Consecutive list dates read by one query each of entries and rounds: the receipts
-    after ``after`` up to ``up_to``; their rounds lie between row ids ``rows`` of the game
-    table, ``game_rows`` of them (None: not counted)."""
+    after ``after`` up to ``up_to``. ``located`` gives, for the entry and the game tables,
+    the range of row ids the tournaments' rows lie between and how many there are (none:
+    not located, the read scans every row)."""
 
     list_dates: tuple[date, ...]
     after: date
     up_to: date
-    rows: tuple[int, int] = ALL_ROWS
-    game_rows: int | None = None
+    located: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
-def located(reads: list[HistoryRead], game_rows: pl.DataFrame) -> list[HistoryRead]:
-    """``reads`` with the range of row ids and the number of their tournaments' rounds
-    (``game_rows``: received_on, first_row, last_row, game_rows; one row per tournament)."""
+def located(reads: list[HistoryRead], tables: dict[str, pl.DataFrame]) -> list[HistoryRead]:
+    """``reads`` with the range of row ids and the number of rows of their tournaments in each
+    table (``tables``: table name to received_on, first_row, last_row, rows; one row per
+    tournament)."""
     found = []
     for read in reads:
-        mine = game_rows.filter(pl.col("received_on").is_between(read.after, read.up_to, "right"))
-        if mine.height == 0:
-            found.append(replace(read, rows=(0, -1), game_rows=0))
-            continue
-        span = (int(mine.get_column("first_row").min()), int(mine.get_column("last_row").max()))  # type: ignore[arg-type]
-        found.append(replace(read, rows=span, game_rows=int(mine.get_column("game_rows").sum())))
+        where: dict[str, tuple[int, int, int]] = {}
+        for table, rows in tables.items():
+            mine = rows.filter(pl.col("received_on").is_between(read.after, read.up_to, "right"))
+            if mine.height == 0:
+                where[table] = (0, -1, 0)
+                continue
+            first, last = mine.get_column("first_row").min(), mine.get_column("last_row").max()
+            where[table] = (int(first), int(last), int(mine.get_column("rows").sum()))  # type: ignore[arg-type]
+        found.append(replace(read, located=where))
     return found
 
 
@@ -149,14 +153,20 @@ class StreamedHistory:
         self.last_receipts: dict[date, date] = dict(last_receipts.iter_rows())
         first = list_dates[0] if list_dates else up_to
         earlier = last_receipts.filter(pl.col("list_date") < first)
-        self.earlier = plan_reads(earlier, list_dates_per_read=list_dates_per_read)
+        rows = {
+            table: query_frame(con, read_sql(f"queries/lists/history_{table}_rows.sql"), window)
+            for table in ("entry", "game")
+        }
+        self.earlier = located(
+            plan_reads(earlier, list_dates_per_read=list_dates_per_read), {"entry": rows["entry"]}
+        )
         # the replay's first read starts after the last receipt of the earlier lists
         start = max(earlier.get_column("received_on"), default=date.min)
         self.reads = located(
             plan_reads(
                 last_receipts.filter(pl.col("list_date") >= first), start, list_dates_per_read
             ),
-            query_frame(con, read_sql("queries/lists/history_game_rows.sql"), window),
+            rows,
         )
         # a list reads the snapshot of its own date, however late after its cut-off
         snapshots = {"day": list_dates[-1] if list_dates else up_to}
@@ -177,7 +187,8 @@ class StreamedHistory:
         # the reads are made on a cursor of their own, which sees what is committed: every
         # tournament (a list run writes none before it reads them)
         self.cursor = con.cursor()
-        self.nothing = self._keyed(self._read(HistoryRead((), date.min, date.min, (0, -1), 0)))
+        nothing = {table: (0, -1, 0) for table in ("entry", "game")}
+        self.nothing = self._keyed(self._read(HistoryRead((), date.min, date.min, nothing)))
         self.reader = ThreadPoolExecutor(max_workers=1)
         self.ahead: Future[dict[date, PeriodSlice]] | None = None
         self.next_read = 0
@@ -264,23 +275,24 @@ class StreamedHistory:
     def _window(self, read: HistoryRead) -> dict[str, object]:
         return {"system": self.system, "after": read.after, "up_to": read.up_to}
 
-    def _rounds(self, read: HistoryRead) -> pl.DataFrame:
-        window = {**self._window(read), "first_row": read.rows[0], "last_row": read.rows[1]}
-        rounds = query_frame(self.cursor, read_sql("queries/lists/period_games.sql"), window)
-        if read.game_rows is not None and rounds.height != read.game_rows:
+    def _located(self, read: HistoryRead, table: str, query: str) -> pl.DataFrame:
+        """The rows of ``query`` for ``read``, looked for within the row ids of ``table`` that
+        its tournaments span."""
+        first, last, count = read.located.get(table, (*ALL_ROWS, -1))
+        window = {**self._window(read), "first_row": first, "last_row": last}
+        rows = query_frame(self.cursor, read_sql(f"queries/lists/{query}.sql"), window)
+        if count >= 0 and rows.height != count:
             # the row ids moved since they were located (the tables are only appended to, so
-            # this should not happen): read the whole table rather than miss a game
-            return self._rounds(replace(read, rows=ALL_ROWS, game_rows=None))
-        return rounds
+            # this should not happen): read the whole table rather than miss a row
+            return self._located(replace(read, located={}), table, query)
+        return rows
 
     def _entries(self, read: HistoryRead) -> pl.DataFrame:
-        return query_frame(
-            self.cursor, read_sql("queries/lists/period_entries.sql"), self._window(read)
-        )
+        return self._located(read, "entry", "period_entries")
 
     def _read(self, read: HistoryRead) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The entries and every round of the tournaments ``read`` takes."""
-        return self._entries(read), self._rounds(read)
+        return self._entries(read), self._located(read, "game", "period_games")
 
 
 @contextmanager

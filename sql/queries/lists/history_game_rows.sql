@@ -3,7 +3,7 @@
 -- how many there are. A replay reads a year's rounds by the range of row ids its tournaments
 -- span (period_games.sql) instead of scanning every game of the history for each read, and
 -- checks that it read as many as are counted here.
-SELECT t.received_on, min(g.rowid) AS first_row, max(g.rowid) AS last_row, count(*) AS game_rows
+SELECT t.received_on, min(g.rowid) AS first_row, max(g.rowid) AS last_row, count(*) AS rows
 FROM tournament_game g
 JOIN tournament t USING (tournament_id, version)
 WHERE t.status = 'accepted' AND t.system = $system AND t.received_on <= $up_to

@@ -688,11 +688,12 @@ def test_a_read_of_the_history_that_fails_is_recorded_and_leaves_the_warehouse_a
     assert (flow, status) == ("recalculate", "failed")
 
 
-def test_a_read_whose_game_rows_are_not_where_they_were_located_reads_them_all(
+def test_a_read_whose_rows_are_not_where_they_were_located_reads_them_all(
     season_warehouse, monkeypatch
 ):
-    """The rounds of a read are looked for within the row ids their tournaments span; should
-    the count read differ from the count located, the read takes the whole table instead."""
+    """The entries and rounds of a read are looked for within the row ids their tournaments
+    span; should the count read differ from the count located, the read takes the whole
+    table instead."""
     import flows.elo.history as history
     from flows.elo.rulebook import load_rulebook
 
@@ -713,7 +714,10 @@ def test_a_read_whose_game_rows_are_not_where_they_were_located_reads_them_all(
     monkeypatch.setattr(
         history,
         "located",
-        lambda reads, rows: [replace(read, rows=(0, 0)) for read in located_reads(reads, rows)],
+        lambda reads, tables: [
+            replace(read, located={table: (0, 0, n) for table, (_, _, n) in read.located.items()})
+            for read in located_reads(reads, tables)
+        ],
     )
     misplaced = periods()
     assert sum(entries.height for entries, _ in located) > 0
