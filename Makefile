@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# numba, for the benchmarks' compiled yardstick only (never a dependency of the product)
+BENCH_STAMP := $(VENV)/.bench-installed
 WAREHOUSE ?= data/warehouse/graduatoria.duckdb
 DEMO_DIR  ?= data/demo
 
@@ -12,7 +14,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: run test lint lock clean env bench bench-rubele fuzz dashboard
+.PHONY: run test lint lock clean env bench bench-scale bench-rubele fuzz dashboard
 
 env: $(STAMP)
 
@@ -33,9 +35,18 @@ test: $(STAMP)
 dashboard: $(STAMP)
 	$(BIN)/graduatoria dashboard --warehouse $(WAREHOUSE)
 
+$(BENCH_STAMP): $(STAMP) requirements-bench.lock
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-bench.lock
+	@touch $(BENCH_STAMP)
+
 # National-scale recalculation benchmark (several minutes; not part of the tests).
-bench: $(STAMP)
+bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.recalc_benchmark
+
+# The recalculation at 1x, 4x and 8x the national federation and over half its years, with a
+# FIDE projection (about an hour, and 10 GB of disk for the histories).
+bench-scale: $(BENCH_STAMP)
+	$(BIN)/python -m bench.scale
 
 # 30 years of a draughts federation through the Elo-Rubele wave engine and the plain loop.
 bench-rubele: $(STAMP)

@@ -17,6 +17,8 @@ Reports, on one synthetic history:
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import resource
 import shutil
@@ -24,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -168,17 +171,30 @@ def _periods(
 
 
 def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) -> dict:
-    """The engine alone and the reference loop on every period's inputs, compared."""
+    """The engine alone, the reference loop and the compiled yardstick (``bench/yardstick.py``,
+    where numba is installed: ``requirements-bench.lock``) on every period's inputs, compared.
+    The yardstick is compiled on the first period, outside its timing; what is timed is its
+    loop over the period's arrays (its reading of the frames into them is reported apart)."""
     from tests.reference.elo_italia import games_with_ids, reference_period_frames
     from transforms.elo.period import compute_period
 
+    yardstick = _yardstick()
     engine, plain_loop = Stopwatch(), Stopwatch()
-    games = periods = mismatches = 0
+    compiled, reading = Stopwatch(), Stopwatch()
+    games = periods = mismatches = yardstick_mismatches = 0
     for period in period_inputs(warehouse, first, last):
         with engine.running():
             result = compute_period(period.players, period.entries, period.games, period.era)
         games += period.games.height // 2
         periods += 1
+        if yardstick is not None:
+            with reading.running():
+                arrays = yardstick.prepare(period.players, period.entries, period.games, period.era)
+            if periods == 1:
+                yardstick.compile_yardstick(arrays)
+            with compiled.running():
+                numbers = yardstick.run(arrays)
+            yardstick_mismatches += not yardstick.check(arrays, numbers, result.ratings)
         if loop:
             named_games = games_with_ids(period.entries, period.games)
             with plain_loop.running():
@@ -190,6 +206,7 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
             if not got.sort("player_id").equals(expected.sort("player_id").cast(got.schema)):
                 mismatches += 1
     engine_seconds, loop_seconds = engine.seconds, plain_loop.seconds
+    yardstick_seconds = compiled.seconds if yardstick is not None else None
     return {
         "periods": periods,
         "games": games,
@@ -199,9 +216,30 @@ def run_engine_and_loop(warehouse: Path, first: date, last: date, loop: bool) ->
         "loop_games_per_second": games / loop_seconds if loop and loop_seconds else None,
         "speedup": loop_seconds / engine_seconds if loop and engine_seconds else None,
         "periods_with_different_numbers": mismatches if loop else None,
+        # issue 33: the engine within 10x of a compiled per-game loop on the same inputs
+        "yardstick_seconds": yardstick_seconds,
+        "yardstick_reading_seconds": reading.seconds if yardstick is not None else None,
+        "engine_vs_yardstick": (engine_seconds / yardstick_seconds if yardstick_seconds else None),
+        "yardstick_periods_with_different_numbers": (
+            yardstick_mismatches if yardstick is not None else None
+        ),
         **engine.cpu.figures("engine"),
         **(plain_loop.cpu.figures("loop") if loop else {}),
+        **(compiled.cpu.figures("yardstick") if yardstick is not None else {}),
     }
+
+
+def _yardstick() -> ModuleType | None:
+    """``bench.yardstick`` where numba is installed (a bench-only dependency), else None with
+    a note saying so."""
+    if importlib.util.find_spec("numba") is None:
+        print(
+            "numba is not installed: no compiled yardstick "
+            "(pip install --require-hashes -r requirements-bench.lock)",
+            flush=True,
+        )
+        return None
+    return importlib.import_module("bench.yardstick")
 
 
 def main() -> None:

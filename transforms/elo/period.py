@@ -28,12 +28,12 @@ from transforms.elo.rulebook import EloEra
 # queries about twice as fast as the default streaming engine, whose start-up per query
 # dominates at this size (measured with bench/recalc_benchmark.py).
 PERIOD_ENGINE = "in-memory"
-# ... and with the planner's optimisations off, but for shared subplans (the queries of one
-# collect_all share their inputs): the period's queries are written as they should run, and on
-# frames this small the planning cost more than it saved (about 6 % of a period, measured
-# period by period against the default).
+# ... and with the planner's optimisations off: the period's queries are written as they
+# should run, and on frames this small the planning cost more than it saved (about 6 % of a
+# period, measured period by period against the default). That includes the search for shared
+# subplans: what the queries of one collect_all share is a few expressions on the entries,
+# cheaper evaluated twice than found (4 % of a period, issue 33).
 PERIOD_OPTIMIZATIONS = pl.QueryOptFlags.none()
-PERIOD_OPTIMIZATIONS.comm_subplan_elim = True
 
 # One point in the engine's fixed-point units: scores, expectations and variations are integers
 # of these. A table's hundredth is a whole number of them; a logistic expectation is rounded to
@@ -185,25 +185,59 @@ def frozen_ratings(players: pl.DataFrame, era: EloEra) -> pl.DataFrame:
     In an era where FIDE holders leave the list (Elo Italia) a FIDE rating wins; otherwise
     (Elo Rapid) a FIDE rating only reaches a newcomer through ``entry_rating``.
     """
+    return _frozen_state(players, era).collect(
+        engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS
+    )
+
+
+def _frozen_state(players: pl.DataFrame, era: EloEra, *, closed: bool = False) -> pl.LazyFrame:
+    """The query of :func:`frozen_ratings`. With ``closed``, also the list at the close of a
+    player without a counted game
+    (``RATING_COLUMNS``, :func:`_closing_expressions`): most players of a period, whose close
+    then needs no pass of its own (:func:`_closed` writes the others').
+    """
     players = with_entry_ratings(players)
-    ignored_fide, frozen, k, grouped = _frozen_expressions(era)
+    ignored_fide, frozen, k_rule, k = _frozen_expressions(era)
     if ignored_fide:
         players = players.with_columns(ignored_fide)
-    return (
-        players.lazy()
-        .with_columns(frozen)
-        .with_columns(k)
-        .with_columns(grouped)
-        .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
-    )
+    stages = [frozen, k_rule, k, [_grouped(era)], *(_closing_expressions(era) if closed else [])]
+    if players.get_column("entry_basis").null_count() < players.height:
+        # a basis the entry rating names (Elo Rapid's sources): the one string column zipped
+        stages.append(
+            [
+                pl.when(
+                    pl.col("entry_rating").is_not_null()
+                    & (pl.col("rating_basis") == BASES[ENTRY_RATING_BASIS])
+                )
+                .then(pl.col("entry_basis").fill_null(BASES[ENTRY_RATING_BASIS]))
+                .otherwise(pl.col("rating_basis"))
+                .alias("rating_basis")
+            ]
+        )
+    state = players.lazy()
+    for stage in stages:
+        state = state.with_columns(stage)
+    return state
+
+
+# Where a frozen rating comes from (``rating_basis``), by the index :func:`_frozen_expressions`
+# gives it: the strings are gathered once from these, not zipped branch by branch (a chain of
+# string branches cost a third of the frozen ratings). An entry rating's basis is named by the
+# player's ``entry_basis`` where given.
+BASES = pl.Series(
+    "rating_basis",
+    ["fide", "arbiter_reassignment", "list", "fide_reentry", "arbiter", "entry"],
+    dtype=pl.Utf8,
+)
+ENTRY_RATING_BASIS = 5
 
 
 @per_era
 def _frozen_expressions(
     era: EloEra,
-) -> tuple[list[pl.Expr], list[pl.Expr], list[pl.Expr], pl.Expr]:
-    """The FIDE columns an era ignores, then the frozen rating and its basis, K, and whether
-    the player's tournaments go in groups (:func:`frozen_ratings`)."""
+) -> tuple[list[pl.Expr], list[pl.Expr], list[pl.Expr], list[pl.Expr]]:
+    """The FIDE columns an era ignores, then the frozen rating and its basis, the line of the
+    K schedule, and K (:func:`frozen_ratings`)."""
     ignored_fide = (
         []
         if era.fide_holders_leave_list
@@ -216,14 +250,16 @@ def _frozen_expressions(
     )
     # where the arbiter gives no free value (Elo Rapid, §2) his rating is no entry source
     arbiter = pl.col("arbiter_rating") if era.arbiter_entry else pl.lit(None, dtype=pl.Int32)
+    # a newcomer's rating by his category (§1.2): a branch per category of the era, cheaper
+    # than mapping the strings through a join (replace_strict), for every player
     newcomer = era.newcomer_ratings
-    theoretical = (
-        pl.col("category")
-        .fill_null(era.unregistered_category)
-        .replace_strict(
-            newcomer, default=newcomer[era.unregistered_category], return_dtype=pl.Int32
+    theoretical: pl.Expr = pl.lit(newcomer[era.unregistered_category], dtype=pl.Int32)
+    for category, rating in newcomer.items():  # the era's categories, not the players
+        theoretical = (
+            pl.when(pl.col("category") == category)
+            .then(pl.lit(rating, dtype=pl.Int32))
+            .otherwise(theoretical)
         )
-    )
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
     listed = (
         pl.max_horizontal(pl.col("list_rating"), arbiter)
@@ -247,52 +283,59 @@ def _frozen_expressions(
     ).cast(pl.Int32)
     basis = (
         pl.when(pl.col("fide_start").is_not_null())
-        .then(pl.lit("fide"))
+        .then(0)
         .when(pl.col("list_rating").is_not_null() & (listed > pl.col("list_rating")))
-        .then(pl.lit("arbiter_reassignment"))
+        .then(1)
         .when(pl.col("list_rating").is_not_null())
-        .then(pl.lit("list"))
+        .then(2)
         .when(pl.col("on_list_as_fide") | pl.col("fide_reentry_rating").is_not_null())
-        .then(pl.lit("fide_reentry"))
+        .then(3)
         .when(arbiter.is_not_null())
-        .then(pl.lit("arbiter"))
-        .when(pl.col("entry_rating").is_not_null())
-        .then(pl.col("entry_basis").fill_null("entry"))
-        .otherwise(pl.lit("entry"))
+        .then(4)
+        .otherwise(ENTRY_RATING_BASIS)
     )
     k, k_rule = _k_expressions(era)
     return (
         ignored_fide,
         [
             frozen.alias("frozen_rating"),
-            basis.alias("rating_basis"),
+            pl.lit(BASES).gather(basis).alias("rating_basis"),
             pl.col("fide_start").is_not_null().alias("is_fide"),
             pl.col("total_games").fill_null(0),
         ],
-        [k.alias("k"), k_rule.alias("k_rule")],
-        (pl.lit(era.groups_enabled) & (pl.col("k") >= era.group_min_k)).alias("grouped"),
+        [k_rule.alias("k_rule")],
+        [k.alias("k")],
     )
+
+
+def _grouped(era: EloEra) -> pl.Expr:
+    """Whether a player's tournaments go in groups (§1.4: from his K; null where K is)."""
+    return (pl.lit(era.groups_enabled) & (pl.col("k") >= era.group_min_k)).alias("grouped")
 
 
 def _k_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr]:
     """The K of each player and the index of the schedule line that gave it (§1.4): the
     first line whose condition holds, on the frozen rating and the counted games before the
-    period."""
-    k: pl.Expr = pl.lit(None, dtype=pl.Int32)
+    period. One chain gives the line; its K is read from the schedule's (the registry's own
+    K on a registry line)."""
     line: pl.Expr = pl.lit(None, dtype=pl.Int8)
+    registry: int | None = None
     for index, rule in reversed(list(enumerate(era.k.rules))):
         if rule.condition == "registry":
-            holds, given = pl.col("k_override").is_not_null(), pl.col("k_override")
+            registry = index if registry is None else min(registry, index)
+            holds = pl.col("k_override").is_not_null()
         else:
-            given = pl.lit(rule.k)
             holds = {
                 None: pl.lit(True),
                 "games_below": pl.col("total_games").fill_null(0) < (rule.threshold or 0),
                 "rating_at_least": pl.col("frozen_rating") >= (rule.threshold or 0),
                 "rating_below": pl.col("frozen_rating") < (rule.threshold or 0),
             }[rule.condition]
-        k = pl.when(holds).then(given).otherwise(k)
         line = pl.when(holds).then(pl.lit(index, dtype=pl.Int8)).otherwise(line)
+    given = pl.Series([rule.k for rule in era.k.rules], dtype=pl.Int32)
+    k = pl.lit(given).gather(pl.col("k_rule"))
+    if registry is not None:
+        k = pl.when(pl.col("k_rule") == registry).then(pl.col("k_override")).otherwise(k)
     return k.cast(pl.Int32), line
 
 
@@ -439,11 +482,11 @@ def _by_code(state: pl.DataFrame, size: int) -> pl.DataFrame:
     player of the period has is a row of nulls."""
     codes = state.get_column("player_code")
     columns = [
-        state.get_column("frozen_rating").cast(pl.Int64).alias("frozen"),
+        state.get_column("frozen_rating").alias("frozen"),
         state.get_column("is_fide"),
         state.get_column("k").cast(pl.Int64),
         state.get_column("k_rule"),
-        state.get_column("grouped"),
+        pl.int_range(state.height, dtype=pl.UInt32, eager=True).alias("_row"),  # in state
     ]
     if codes.null_count():
         coded = codes.is_not_null()
@@ -528,14 +571,29 @@ def _valued_at_difference(era: EloEra, games: pl.Expr) -> list[list[pl.Expr]]:
 
 @per_era
 def _per_game_expressions(era: EloEra) -> tuple[list[list[pl.Expr]], list[pl.Expr]]:
-    """The stages of :func:`_expected_sums` after the difference, for a per-game method."""
+    """The stages of :func:`_expected_sums` after the difference, for a per-game method: the
+    expected score read from the era's table by difference (:func:`expected_by_difference`,
+    the same expressions evaluated once per era on every difference: one gather a game
+    instead of the table's bands, the cap and the side, or the logistic curve), and the sums
+    by entry."""
+    limit, table = expected_by_difference(era)
+    cap = era.difference_cap
+    difference = pl.col("_difference")
+    stages = [
+        [
+            pl.lit(table.get_column("expected_units"))
+            .gather(difference.clip(-limit, limit) + limit)
+            .alias("expected_units"),
+            (pl.lit(cap > 0) & (difference.abs() > cap)).alias("capped"),
+        ]
+    ]
     sums = [
         pl.len().cast(pl.Int32).alias("games"),
         pl.col("won").sum().alias("won_units"),
         pl.col("expected_units").sum(),
         pl.col("capped").sum().cast(pl.Int32).alias("capped_games"),
     ]
-    return _valued_at_difference(era, pl.lit(1)), sums
+    return stages, sums
 
 
 @per_era
@@ -559,51 +617,95 @@ def _average_opponent_expressions(era: EloEra) -> tuple[list[pl.Expr], list[list
     return per_entry, stages
 
 
-def _sequence(player: pl.Expr, counted: pl.Expr) -> pl.Expr:
-    """The number of each counted tournament among its player's, on rows in (player, dates,
-    key) order: a running count less the count before the player's first row (a window per
-    player costs far more than these column operations)."""
-    ones = counted.cast(pl.Int32)
-    running = ones.cum_sum()
-    first_of_player = player.ne_missing(player.shift(1))
-    before_player = pl.when(first_of_player).then(running - ones).otherwise(None).forward_fill()
-    return pl.when(counted).then(running - before_player).otherwise(None)
+def _entry_order(entries: pl.DataFrame, era: EloEra) -> pl.LazyFrame:
+    """What the entries alone give, in their order: first place (``is_winner``), the turn
+    (``_turn``, ``_turn_player``: :func:`_turn_stages`), its inverse (``_back``) and the
+    first row of each player in turn order (``_first``, 1 there)."""
+    player = pl.col("_turn_player")
+    order = entries.lazy().select("player_code", "end_date", "start_date", "entry_key", _IS_WINNER)
+    for stage in _turn_stages(entries, era):
+        order = order.with_columns(stage)
+    return order.select(
+        "is_winner",
+        "_turn",
+        "_turn_player",
+        pl.col("_turn").arg_sort().alias("_back"),
+        player.ne_missing(player.shift(1)).cast(pl.Int64).alias("_first"),
+    )
 
 
-def _sequenced(entries: pl.LazyFrame, era: EloEra) -> pl.LazyFrame:
-    """Number each player's tournaments that have counted games (or all of them, as the era
-    says) and put them in waves (§1.4): by end date, start date and id (the entry key follows
-    the id within a player); wave w holds tournaments w*size+1 .. (w+1)*size. The rows keep
-    their order: the numbering runs on the two columns it needs, taken in turn order, and
-    comes back by the inverse turn (cheaper than sorting the whole frame there and back)."""
-    turn, sequence, wave = _sequence_expressions(era)
-    return entries.with_columns(turn).with_columns(sequence).with_columns(wave).drop("_turn")
+def _turn_stages(entries: pl.DataFrame, era: EloEra) -> list[list[pl.Expr]]:
+    """The stages giving ``_turn`` (the rows in (player, tournament order) order, §1.4) and
+    ``_turn_player`` (each of those rows' player code), on rows in entry key order.
+
+    The order is one integer per entry where it fits in 62 bits (it does but for periods of
+    odd dates): the player code, then the era's date columns (a null date after every date),
+    then the row (the entry key follows the tournament id within a player), each a field as
+    wide as the period's values need. Sorted, its fields give both columns: a third of the cost
+    of sorting by the four columns, which is the way when it does not fit."""
+    codes = entries.get_column("player_code")
+    lowest_code = codes.min()
+    row_bits = max(entries.height - 1, 1).bit_length()
+    below_player = row_bits
+    fields: list[tuple[pl.Expr, int]] = []
+    for column in era.tournament_order[:-1]:
+        days = entries.get_column(column).to_physical()
+        lowest, highest = days.min(), days.max()
+        span = 0 if lowest is None else int(highest) - int(lowest) + 1  # type: ignore[arg-type]
+        offset = pl.col(column).to_physical().cast(pl.Int64) - int(lowest or 0)  # type: ignore[arg-type]
+        fields.append((offset.fill_null(span), span.bit_length()))
+        below_player += span.bit_length()
+    if (
+        lowest_code is None
+        or era.tournament_order[-1] != "tournament_id"
+        or (int(codes.max()) - int(lowest_code)).bit_length() + below_player > 62  # type: ignore[arg-type]
+    ):
+        columns = [c if c != "tournament_id" else "entry_key" for c in era.tournament_order]
+        return [
+            [pl.arg_sort_by(["player_code", *columns], nulls_last=True).alias("_turn")],
+            [pl.col("player_code").gather(pl.col("_turn")).alias("_turn_player")],
+        ]
+    key = pl.col("player_code").cast(pl.Int64) - int(lowest_code)  # type: ignore[arg-type]
+    for offset, bits in fields:
+        key = key * 2**bits + offset
+    key = key * 2**row_bits + pl.int_range(pl.len(), dtype=pl.Int64)
+    return [
+        [key.sort().alias("_turn")],
+        [
+            (pl.col("_turn") // 2**below_player + int(lowest_code)).alias("_turn_player"),  # type: ignore[arg-type]
+            pl.col("_turn") % 2**row_bits,
+        ],
+    ]
 
 
 @per_era
-def _sequence_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """The stages of :func:`_sequenced`, built once per era (each period used to build them
-    again: a few hundred microseconds of Python a period). A tournament takes a place in the
-    order when the player has counted games there, or always when the era says so."""
-    turn = pl.col("_turn")
+def _sequence_stages(era: EloEra) -> list[list[pl.Expr]]:
+    """Number each player's tournaments that have counted games (or all of them, as the era
+    says) and put them in waves (§1.4): wave w holds tournaments w*size+1 .. (w+1)*size. The
+    numbering runs in turn order (``_turn``, ``_first``: :func:`_entry_order`) as a running
+    count less the count before the player's first row, and comes back by the inverse turn
+    (``_back``; a window per player, or sorting the frame there and back, cost far more)."""
     numbered = pl.col("games").is_not_null() | pl.lit(era.group_counts_tournaments_without_games)
-    # the entry key follows the tournament id within a player
-    order = [
-        column if column != "tournament_id" else "entry_key" for column in era.tournament_order
+    running, ones = pl.col("_running"), pl.col("_ones")
+    return [
+        [numbered.gather(pl.col("_turn")).cast(pl.Int64).alias("_ones")],
+        [ones.cum_sum().alias("_running")],
+        [
+            # the count before the player's first row, carried down his rows: running counts
+            # never fall, so the latest player start is the largest so far
+            pl.when(ones == 1)
+            .then(running - ((running - ones) * pl.col("_first")).cum_max())
+            .gather(pl.col("_back"))
+            .cast(pl.Int32)
+            .alias("sequence")
+        ],
+        [
+            # a player whose tournaments do not go in groups plays them all in wave 0
+            ((pl.col("sequence") - 1) // era.group_size * pl.col("grouped").cast(pl.Int32))
+            .cast(pl.Int32)
+            .alias("wave")
+        ],
     ]
-    return (
-        pl.arg_sort_by(["player_code", *order], nulls_last=True).alias("_turn"),
-        _sequence(pl.col("player_code").gather(turn), numbered.gather(turn))
-        .gather(turn.arg_sort())
-        .alias("sequence"),
-        pl.when(numbered & pl.col("grouped"))
-        .then((pl.col("sequence") - 1) // era.group_size)
-        .when(numbered)
-        .then(0)
-        .otherwise(None)
-        .cast(pl.Int32)
-        .alias("wave"),
-    )
 
 
 def _protected(raw: pl.Expr, era: EloEra) -> pl.Expr:
@@ -613,12 +715,53 @@ def _protected(raw: pl.Expr, era: EloEra) -> pl.Expr:
     return pl.when(pl.col("is_winner") & (raw < 0)).then(0).otherwise(raw)
 
 
-@per_era
-def _variation_expressions(era: EloEra) -> list[pl.Expr | str]:
-    """An entry's variation from its sums (winner protection applied), and its player code."""
+def _own_rating_stages(era: EloEra, wave: int) -> list[list[pl.Expr]]:
+    """The own rating of each row of ``wave`` (``_own``; other rows: anything): the frozen
+    rating plus the rounded sum of what the player's rows of the earlier waves applied (§1.4,
+    winner protection applied), a running sum in turn order less the sum before the player's
+    first row (his rows of the earlier waves come before his rows of this one)."""
     raw = (pl.col("won_units") - pl.col("expected_units")).fill_null(0) * pl.col("k")
-    applied = _protected(raw, era)
+    earlier, running = pl.col("_earlier"), pl.col("_running")
+    before_player = pl.when(pl.col("_first") == 1).then(running - earlier).forward_fill()
     return [
+        [
+            pl.when(pl.col("wave") < wave)
+            .then(_protected(raw, era))
+            .otherwise(0)
+            .gather(pl.col("_turn"))
+            .alias("_earlier")
+        ],
+        [earlier.cum_sum().alias("_running")],
+        [(running - before_player).gather(pl.col("_back")).alias("_carried")],
+        [
+            (pl.col("own_rating") + round_units(pl.col("_carried"), POINT, era.rounding))
+            .cast(pl.Int32)
+            .alias("_own")
+        ],
+    ]
+
+
+def _exact_hundredths(units: pl.Expr, era: EloEra) -> pl.Expr:
+    """Fixed-point units to hundredths: a division where the era's method gives whole
+    hundredths (the table methods: every score and expectation is one), else rounded."""
+    if era.expected_method == "logistic":
+        return units_to_hundredths(units)
+    return units // HUNDREDTH
+
+
+@per_era
+def _variation_expressions(era: EloEra) -> tuple[list[list[pl.Expr]], list[pl.Expr | str]]:
+    """An entry's variation from its sums, then winner protection (stages: each is used
+    several times), then the variation columns."""
+    stages = [
+        [
+            ((pl.col("won_units") - pl.col("expected_units")).fill_null(0) * pl.col("k")).alias(
+                "_raw"
+            )
+        ],
+        [_protected(pl.col("_raw"), era).alias("applied_units")],
+    ]
+    return stages, [
         "tournament_id",
         "player_id",
         "sequence",
@@ -629,26 +772,20 @@ def _variation_expressions(era: EloEra) -> list[pl.Expr | str]:
         (pl.col("expected_units").fill_null(0) / POINT).alias("expected"),
         pl.col("k").cast(pl.Int32),
         "k_rule",
-        units_to_hundredths(raw).alias("raw_hundredths"),
-        units_to_hundredths(applied).alias("applied_hundredths"),
+        _exact_hundredths(pl.col("_raw"), era).alias("raw_hundredths"),
+        _exact_hundredths(pl.col("applied_units"), era).alias("applied_hundredths"),
         "is_winner",
         pl.col("capped_games").fill_null(0),
         pl.col("uncounted_games").fill_null(0),
-        "player_code",
-        applied.alias("applied_units"),
     ]
 
 
-# built once: they depend on no era
+# built once: it depends on no era
 _IS_WINNER = (
     (pl.col("points") == pl.col("points").max().over("tournament_id"))
     .fill_null(False)
     .alias("is_winner")
 )
-_PLAYER_SUMS = [
-    pl.col("applied_units").sum().alias("variation_units"),
-    pl.col("games").sum().cast(pl.Int32),
-]
 
 
 def compute_period(
@@ -657,13 +794,29 @@ def compute_period(
     """Variations of every (tournament, player) and the new rating of every player.
 
     Works on integer keys (``KEY_COLUMNS``): every lookup of a rating, a K or a FIDE flag is a
-    gather by player code, and games meet their entries by an integer key. All games, valued
-    at the frozen ratings, are one query; only the entries of later waves (players over the
-    group size) are valued again, wave by wave, on their own games.
+    gather by player code, and games meet their entries by an integer key. The players'
+    state (with the close of those without a counted game) and the order of each player's
+    tournaments are one call; all games, valued at the frozen ratings by a table per era and
+    summed by entry in one group_by, and the entries' sequence and groups are one query; only
+    the entries of later waves (players over the group size) are valued again, wave by wave,
+    on their own games; the variations and the close of the players with entries are the
+    last call. A period's queries are few and their expressions staged: on frames of tens of
+    thousands of rows a query's planning and dispatch, and an expression evaluated twice,
+    cost as much as the work (issue 33, measured with bench/engine_ab.py).
     """
     if not has_keys(players, entries, games):
         players, entries, games = with_keys(players, entries, games)
-    state = frozen_ratings(players, era)
+    # variations come in entry key order: entries that come so need no sort
+    keyed = entries
+    if not entries.get_column("entry_key").is_sorted():
+        keyed = entries.sort("entry_key")
+    # the players' state and what the entries alone give (first places, the order of a
+    # player's tournaments) are independent: one call runs both queries side by side
+    state, order = pl.collect_all(
+        [_frozen_state(players, era, closed=True), _entry_order(keyed, era)],
+        engine=PERIOD_ENGINE,
+        optimizations=PERIOD_OPTIMIZATIONS,
+    )
     size = _code_range(
         state.get_column("player_code"),
         entries.get_column("player_code"),
@@ -671,54 +824,121 @@ def compute_period(
         games.get_column("opponent_code"),
     )
     by_code = _by_code(state, size)
-    valued_games = games.lazy().select("entry_key", "player_code", *_game_values(by_code))
-    in_play, unknown_opponents, uncounted = pl.collect_all(
-        [
-            valued_games.filter(pl.col("counts")).drop("counts"),
-            valued_games.select(pl.col("opponent_rating").null_count()),
-            # the games a FIDE-rated player played, which count only for his opponents
-            valued_games.filter(~pl.col("counts"))
+    valued = (
+        keyed.lazy()
+        .select(*_entry_values(by_code), *(pl.lit(column) for column in order.get_columns()))
+        .join(_entry_sums(games, by_code, era), on="entry_key", how="left", maintain_order="left")
+    )
+    # the first later wave's carried sums come with the rest (all they need is here)
+    later = _own_rating_stages(era, 1) if era.groups_enabled else []
+    for stage in [[*_COUNTED_SPLIT, _grouped(era)], *_sequence_stages(era), *later]:
+        valued = valued.with_columns(stage)
+    valued = valued.collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+    _refuse_strays(valued, entries, games, by_code)
+    stages, columns = _variation_expressions(era)
+    revalued = _revalued(valued, games, by_code, era).lazy()
+    for stage in stages:
+        revalued = revalued.with_columns(stage)
+    variations, closing = pl.collect_all(
+        [revalued.select(columns), _player_sums(revalued, state, by_code, era)],
+        engine=PERIOD_ENGINE,
+        optimizations=PERIOD_OPTIMIZATIONS,
+    )
+    return PeriodResult(ratings=_closed(state, closing), variations=variations)
+
+
+def _entry_values(by_code: pl.DataFrame) -> list[pl.Expr | str]:
+    """What an entry carries into the period: its ids and dates, and its player's K, frozen
+    rating and FIDE flag (gathers by player code)."""
+    return [
+        "tournament_id",
+        "player_id",
+        "entry_key",
+        "player_code",
+        "end_date",
+        "start_date",
+        _at(by_code, "k", "player_code").alias("k"),
+        _at(by_code, "k_rule", "player_code").alias("k_rule"),
+        _at(by_code, "frozen", "player_code").alias("own_rating"),
+        # §1.3: a FIDE-rated player's games count only for his opponents (an unknown
+        # player's count, and he is refused after)
+        (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("_counts"),
+    ]
+
+
+def _entry_sums(games: pl.DataFrame, by_code: pl.DataFrame, era: EloEra) -> pl.LazyFrame:
+    """Every game of the period valued at the frozen ratings and summed by entry, in one
+    group_by: the games (``_played``), points won and expected, capped games and the games
+    with a side no player of the period has. A game's player is its entry's player (the keys
+    say so), so whether its games count is the entry's FIDE flag: the sums are split into
+    counted and uncounted per entry (``_COUNTED_SPLIT``), not per game, and no game is
+    filtered."""
+    own = _at(by_code, "frozen", "player_code")
+    opponent = _at(by_code, "frozen", "opponent_code")
+    if era.expected_method == "average_opponent":
+        per_entry, entry_stages = _average_opponent_expressions(era)
+        sums = (
+            games.lazy()
+            .select(
+                "entry_key",
+                _game_values(by_code)[0],
+                own.alias("_own"),
+                opponent.alias("opponent_rating"),
+            )
             .group_by("entry_key")
-            .agg(pl.len().cast(pl.Int32).alias("uncounted_games")),
-        ],
-        engine=PERIOD_ENGINE,
-        optimizations=PERIOD_OPTIMIZATIONS,
-    )
-    first_wave = _expected_sums(in_play.lazy(), _at(by_code, "frozen", "player_code"), era)
-    # variations come in entry key order: entries that come so need no sort
-    keyed = entries.lazy()
-    if not entries.get_column("entry_key").is_sorted():
-        keyed = keyed.sort("entry_key")
-    valued = _sequenced(
-        keyed.select(
-            "tournament_id",
-            "player_id",
-            "entry_key",
-            "player_code",
-            "end_date",
-            "start_date",
-            _IS_WINNER,
-            _at(by_code, "grouped", "player_code").alias("grouped"),
-            _at(by_code, "k", "player_code").alias("k"),
-            _at(by_code, "k_rule", "player_code").alias("k_rule"),
-            _at(by_code, "frozen", "player_code").alias("own_rating"),
+            .agg(*per_entry, pl.col("opponent_rating").null_count().alias("_unknown"))
         )
-        .join(first_wave, on="entry_key", how="left", maintain_order="left")
-        .join(uncounted.lazy(), on="entry_key", how="left", maintain_order="left"),
-        era,
-    ).collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
-    _refuse_strays(in_play, int(unknown_opponents.item()), valued, entries, games, by_code)
-    revalued = _revalued(valued, in_play, era).lazy()
-    variations = revalued.select(_variation_expressions(era))
-    variations, sums = pl.collect_all(
-        [
-            variations.select(VARIATION_COLUMNS),
-            variations.group_by("player_code").agg(_PLAYER_SUMS),
-        ],
-        engine=PERIOD_ENGINE,
-        optimizations=PERIOD_OPTIMIZATIONS,
+        # an unknown player's own rating is null too: his entry is refused
+        for stage in entry_stages:
+            sums = sums.with_columns(stage)
+        return sums.select(
+            "entry_key",
+            pl.col("games").alias("_played"),
+            "won_units",
+            "expected_units",
+            "capped_games",
+            "_unknown",
+        )
+    # per game: W in hundredths, the difference, its expectation (and whether it is capped,
+    # where a cap is in force); per entry: the sums, W back in units (a multiplication on the
+    # entries, not on the games)
+    stages, _ = _per_game_expressions(era)
+    capped = era.difference_cap > 0
+    frame = games.lazy().select(
+        "entry_key",
+        (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+        (own - opponent).alias("_difference"),
     )
-    return PeriodResult(ratings=_close(state, sums, size, era), variations=variations)
+    for stage in stages:
+        frame = frame.with_columns(stage if capped else stage[:1])
+    return (
+        frame.group_by("entry_key")
+        .agg(
+            pl.len().cast(pl.Int32).alias("_played"),
+            pl.col("won").sum(),
+            pl.col("expected_units").sum(),
+            *([pl.col("capped").sum().cast(pl.Int32).alias("capped_games")] if capped else []),
+            pl.col("_difference").null_count().alias("_unknown"),
+        )
+        .with_columns(
+            (pl.col("won") * HUNDREDTH).alias("won_units"),
+            *([] if capped else [pl.lit(0, dtype=pl.Int32).alias("capped_games")]),
+        )
+    )
+
+
+# An entry's sums are its counted games' when its player holds no FIDE rating (§1.3), else
+# they are its uncounted games: the columns the sequencing and the variations read, null
+# where the entry has none.
+_COUNTS = pl.col("_counts")
+_COUNTED_SPLIT = [
+    *(
+        pl.when(_COUNTS).then(pl.col(name)).alias(name)
+        for name in ("won_units", "expected_units", "capped_games")
+    ),
+    pl.when(_COUNTS).then(pl.col("_played")).alias("games"),
+    pl.when(~_COUNTS).then(pl.col("_played")).alias("uncounted_games"),
+]
 
 
 def _game_values(by_code: pl.DataFrame) -> list[pl.Expr]:
@@ -735,8 +955,6 @@ def _game_values(by_code: pl.DataFrame) -> list[pl.Expr]:
 
 
 def _refuse_strays(
-    in_play: pl.DataFrame,
-    unknown_opponents: int,
     valued: pl.DataFrame,
     entries: pl.DataFrame,
     games: pl.DataFrame,
@@ -746,26 +964,37 @@ def _refuse_strays(
     (his frozen state reads null), or a counted game whose entry is missing (then the entries'
     sums miss games). The checks are counts the period's queries give; the lookups that name
     the culprit run only when one fails."""
+    unknown_sides = int(valued.get_column("_unknown").sum())
+    orphans = None
+    if valued.get_column("_played").sum() != games.height:
+        # games of no entry (or of an entry twice, refused below) are missing from the sums
+        orphans = games.join(entries.select("entry_key"), on="entry_key", how="anti")
+        unknown_sides += orphans.height
+    known = by_code.get_column("frozen").is_not_null()
     for frame, code, name, unknown_count in (
-        (entries, "player_code", "player_id", valued.get_column("grouped").null_count()),
-        (games, "opponent_code", "opponent_id", unknown_opponents),
+        (entries, "player_code", "player_id", valued.get_column("k").null_count()),
+        (games, "opponent_code", "opponent_id", unknown_sides),
+        (games, "player_code", "player_id", unknown_sides),
     ):
         if unknown_count:
-            known = by_code.get_column("frozen").is_not_null()
             unknown = ~known.gather(frame.get_column(code)).fill_null(False)
-            stray = frame.filter(unknown).row(0, named=True)
-            named = repr(stray[name]) if name in stray else f"with code {stray[code]}"
-            raise ValueError(f"{name} {named} is not among the period's players")
+            if unknown.any():
+                stray = frame.filter(unknown).row(0, named=True)
+                named = repr(stray[name]) if name in stray else f"with code {stray[code]}"
+                raise ValueError(f"{name} {named} is not among the period's players")
     # valued is in entry key order: two entries with one key are neighbours
     keys = valued.get_column("entry_key")
     if keys.len() > 1 and (keys.slice(1) == keys.slice(0, keys.len() - 1)).any():
         _refuse_twice(entries, "entry_key")
-    if valued.get_column("games").sum() != in_play.height:
-        orphan = games.join(entries, on="entry_key", how="anti").row(0, named=True)
-        raise ValueError(
-            f"a game of {orphan.get('player_id', orphan['player_code'])!r} in "
-            f"{orphan['tournament_id']!r} has no entry"
-        )
+    if orphans is not None and orphans.height:
+        # a FIDE-rated player's game counts for no one here: only a counted one is missed
+        counted = ~by_code.get_column("is_fide").gather(orphans.get_column("player_code"))
+        if counted.fill_null(True).any():
+            orphan = orphans.row(0, named=True)
+            raise ValueError(
+                f"a game of {orphan.get('player_id', orphan['player_code'])!r} in "
+                f"{orphan['tournament_id']!r} has no entry"
+            )
 
 
 def _refuse_twice(entries: pl.DataFrame, *key: str) -> None:
@@ -779,100 +1008,141 @@ def _refuse_twice(entries: pl.DataFrame, *key: str) -> None:
         )
 
 
-def _revalued(valued: pl.DataFrame, in_play: pl.DataFrame, era: EloEra) -> pl.DataFrame:
-    """``valued`` with the entries of later waves valued again, wave by wave: a player's own
-    rating there is his frozen rating plus the rounded sum of what his earlier waves applied
-    (§1.4). A period has a handful of such entries: one query a wave values them on their own
-    games, and their new own rating, expected points and capped games are written into their
-    rows by position (the games and the points won do not depend on the rating; a join back
-    into every entry cost more than the rest of the wave)."""
+def _revalued(
+    valued: pl.DataFrame, games: pl.DataFrame, by_code: pl.DataFrame, era: EloEra
+) -> pl.DataFrame:
+    """``valued`` with the entries of later waves valued again, wave by wave (§1.4): at the
+    own ratings of the wave (``_own``: :func:`_own_rating_stages`; the entries query gives the
+    first later wave's), the games of its entries are valued again and their sums written
+    into their rows by position, with the own rating (the games and the points won do not
+    depend on the rating). A period has a handful of such entries, and its players rarely
+    reach a third group of tournaments."""
     last = int(valued.get_column("wave").max() or 0)  # type: ignore[arg-type]
-    changed = ["own_rating", "expected_units", "capped_games"]
-    carried_sum, carried_own_rating = _carried_expressions(era)
     for wave in range(1, last + 1):
-        rows = valued.lazy().with_row_index("_row")
-        these = rows.filter(pl.col("wave") == wave)
-        carried = (
-            rows.filter(pl.col("wave") < wave)
-            .join(these.select("player_code"), on="player_code", how="semi")
-            .group_by("player_code")
-            .agg(carried_sum)
-        )
-        own = these.join(carried, on="player_code", how="left").select(
-            "_row",
-            "entry_key",
-            carried_own_rating,
-        )
-        again = (
-            own.join(
-                _expected_sums(
-                    in_play.lazy().join(own.select("entry_key", "own_rating"), on="entry_key"),
-                    pl.col("own_rating"),
-                    era,
-                ),
-                on="entry_key",
-                how="left",
-            )
-            .select("_row", *changed)
-            .collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
-        )
-        at = again.get_column("_row")
-        valued = valued.clone()  # a new frame sharing the columns: the caller's stays as it was
-        for name in changed:
-            column = valued.get_column(name)
-            valued.replace_column(
-                valued.get_column_index(name),
-                column.clone().scatter(at, again.get_column(name).cast(column.dtype)),
-            )
+        if wave > 1:
+            staged = valued.lazy()
+            for stage in _own_rating_stages(era, wave):
+                staged = staged.with_columns(stage)
+            valued = staged.collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+        valued = _valued_again(valued, wave, games, by_code, era)
     return valued
 
 
-@per_era
-def _carried_expressions(era: EloEra) -> tuple[pl.Expr, pl.Expr]:
-    """A later wave's own rating: the sum its earlier waves applied (winner protection
-    applied), then the frozen rating plus that sum rounded by the era's mode (§1.4)."""
-    raw = (pl.col("won_units") - pl.col("expected_units")) * pl.col("k")
-    carried = _protected(raw, era).sum().alias("carried")
-    own_rating = (
-        pl.col("own_rating") + round_units(pl.col("carried").fill_null(0), POINT, era.rounding)
-    ).alias("own_rating")
-    return carried, own_rating
-
-
-def _close(state: pl.DataFrame, sums: pl.DataFrame, size: int, era: EloEra) -> pl.DataFrame:
-    """The list at the period close (§1.5): sum, rounding, FIDE in and out; in player_id
-    order (the players' own order when they come sorted, as the list builder gives them).
-    The sums per player code reach the players by a scatter and a gather (no join)."""
-    by_code = _spread(sums.get_columns()[1:], sums.get_column("player_code"), size)
-    change, closing = _closing_expressions(era)
-    closed = (
-        state.lazy()
-        .with_columns(
-            _at(by_code, name, "player_code").fill_null(0).alias(name)
-            for name in ("variation_units", "games")
+def _valued_again(
+    valued: pl.DataFrame, wave: int, games: pl.DataFrame, by_code: pl.DataFrame, era: EloEra
+) -> pl.DataFrame:
+    """``valued`` with the rows of ``wave`` at their own rating (``_own``): the own rating, and
+    the expected points and capped games of their counted games (none where they have none),
+    written at their rows. The rows are taken by filters on the columns (a query of its own
+    would cost more than the wave's games)."""
+    these = valued.get_column("wave") == wave
+    at = these.arg_true()
+    own = valued.get_column("_own").filter(these)
+    counts = valued.get_column("_counts").filter(these)
+    # in entry key order, as valued: the keys are sorted for a search (a join, even of a few
+    # rows, costs a query's worth of planning), and the games are summed by their entry's row
+    keys = valued.get_column("entry_key").filter(these).filter(counts)
+    at_key = pl.lit(keys).search_sorted(pl.col("entry_key"))
+    sums = _expected_sums(
+        games.lazy()
+        .select("entry_key", "score", "player_code", "opponent_code")
+        .filter(pl.col("entry_key").is_in(keys.implode()))
+        .select(
+            pl.lit(at.filter(counts)).gather(at_key).alias("_row"),
+            pl.lit(own.filter(counts)).gather(at_key).alias("_own"),
+            *_game_values(by_code)[:2],
+        ),
+        pl.col("_own"),
+        era,
+        key="_row",
+    ).collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+    found = sums.get_column("_row")
+    written = [valued.get_column("own_rating").scatter(at, own)]
+    for name in ("expected_units", "capped_games"):
+        # none where the row has no counted game, the new sums where it has
+        column = valued.get_column(name)
+        written.append(
+            column.scatter(at, None).scatter(found, sums.get_column(name).cast(column.dtype))
         )
-        .with_columns(change)
-        .with_columns(closing)
-        .select(RATING_COLUMNS)
+    return valued.with_columns(written)
+
+
+def _player_sums(
+    valued: pl.LazyFrame, state: pl.DataFrame, by_code: pl.DataFrame, era: EloEra
+) -> pl.LazyFrame:
+    """The list at the close (§1.5) of each player with entries (``_turn_player``): his row of
+    ``state`` and his ``_CLOSED`` columns from his counted games and the sum of his applied
+    variations (the period change, rounded by the era's mode, and in hundredths). Running
+    sums in turn order (a player's rows together), read at each player's last row less the
+    one before (a group_by by player costs about twice as much); the rounding and the close
+    on these players only, not on every player of the list."""
+    player = pl.col("_turn_player")
+    units = pl.col("applied_units")
+    row = _at(by_code, "_row", "_turn_player")
+    return (
+        valued.select(
+            player,
+            units.gather(pl.col("_turn")).cum_sum(),
+            pl.col("games").fill_null(0).gather(pl.col("_turn")).cum_sum(),
+            player.ne_missing(player.shift(-1)).alias("_last"),
+        )
+        .filter(pl.col("_last"))
+        .select(
+            row.alias("_row"),
+            *(pl.lit(state.get_column(name)).gather(row) for name in _CLOSING_STATE),
+            units - units.shift(1, fill_value=0),
+            (pl.col("games") - pl.col("games").shift(1, fill_value=0)).cast(pl.Int32),
+        )
+        .with_columns(
+            round_units(units, POINT, era.rounding).cast(pl.Int32).alias("period_change"),
+            _exact_hundredths(units, era).alias("variation_hundredths"),
+        )
+        .select(
+            "_row", *_closing_expressions(era)[1], "games", "variation_hundredths", "period_change"
+        )
     )
-    if not state.get_column("player_id").is_sorted():
-        closed = closed.sort("player_id")
-    return closed.collect(engine=PERIOD_ENGINE, optimizations=PERIOD_OPTIMIZATIONS)
+
+
+# what the close of a player with entries reads of his state, and writes
+_CLOSING_STATE = ("frozen_rating", "fide_start", "fide_close", "total_games")
+_CLOSED = ("games", "total_games", "rating", "variation_hundredths", "period_change")
+
+
+def _closed(state: pl.DataFrame, closing: pl.DataFrame) -> pl.DataFrame:
+    """The list at the period close (``RATING_COLUMNS``): ``state``'s close of the players
+    without a counted game (:func:`frozen_ratings` with ``closed``), the others' written at
+    their rows (:func:`_player_sums`); in player_id order (the players' own order when they
+    come sorted, as the list builder gives them)."""
+    at = closing.get_column("_row")
+    columns = {name: state.get_column(name) for name in RATING_COLUMNS}
+    for name in _CLOSED:
+        columns[name] = columns[name].scatter(
+            at, closing.get_column(name).cast(columns[name].dtype)
+        )
+    # a frame of the columns themselves: no query
+    ratings = pl.DataFrame(list(columns.values()))
+    if not ratings.get_column("player_id").is_sorted():
+        ratings = ratings.sort("player_id")
+    return ratings
 
 
 @per_era
 def _closing_expressions(era: EloEra) -> tuple[list[pl.Expr], list[pl.Expr]]:
-    """The stages of :func:`_close` after the sums: the rounded change and the games to date,
-    then the rating at the close and its type."""
+    """The list at the close of a player (§1.5): the columns of a player without a counted
+    game (no games, no change) and the type; then, from his ``total_games`` before the period,
+    his counted ``games`` and ``period_change``, the games to date and the rating at the close
+    (the stages of :func:`frozen_ratings` with ``closed``; the second for the others too)."""
     reentry = pl.lit(era.fide_minimum - 1, dtype=pl.Int32)
-    change = [
-        round_units(pl.col("variation_units"), POINT, era.rounding)
-        .cast(pl.Int32)
-        .alias("period_change"),
-        units_to_hundredths(pl.col("variation_units")).alias("variation_hundredths"),
-        (pl.col("total_games") + pl.col("games")).cast(pl.Int32).alias("total_games"),
+    # the type by a gather from the two names (one string column built, not two zipped)
+    types = pl.Series("rating_type", [era.system, "fide"], dtype=pl.Utf8)
+    unchanged = [
+        pl.lit(0, dtype=pl.Int32).alias("games"),
+        pl.lit(0, dtype=pl.Int64).alias("variation_hundredths"),
+        pl.lit(0, dtype=pl.Int32).alias("period_change"),
+        pl.lit(types).gather(pl.col("fide_close").is_not_null().cast(pl.Int8)).alias("rating_type"),
     ]
     closing = [
+        (pl.col("total_games") + pl.col("games")).cast(pl.Int32).alias("total_games"),
         pl.when(pl.col("fide_close").is_not_null())
         .then(pl.col("fide_close"))
         .when(pl.col("fide_start").is_not_null())
@@ -880,12 +1150,8 @@ def _closing_expressions(era: EloEra) -> tuple[list[pl.Expr], list[pl.Expr]]:
         .otherwise(pl.col("frozen_rating") + pl.col("period_change"))
         .cast(pl.Int32)
         .alias("rating"),
-        pl.when(pl.col("fide_close").is_not_null())
-        .then(pl.lit("fide"))
-        .otherwise(pl.lit(era.system))
-        .alias("rating_type"),
     ]
-    return change, closing
+    return unchanged, closing
 
 
 # --------------------------------------------------------------------------- explaining a period
