@@ -101,7 +101,7 @@ class PeriodInputs:
 def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodInputs]:
     """Every list date's engine inputs, in order, as the recalculation builds them: each list
     is built (untimed) from the one before."""
-    from flows.elo.history import streamed_history
+    from flows.elo.history import StreamedHistory
     from flows.elo.rulebook import load_rulebook
     from flows.warehouse import Warehouse
     from transforms.lists.periods import cutoff_for, list_dates_between
@@ -112,7 +112,7 @@ def period_inputs(warehouse: Path, first: date, last: date) -> Iterator[PeriodIn
     # the history read as the recalculation reads it: a year of list dates at a time
     with (
         Warehouse(warehouse).reader() as con,
-        streamed_history(
+        StreamedHistory(
             con, "elo_italia", calendar, dates, cutoff_for(calendar, dates[-1])
         ) as history,
     ):

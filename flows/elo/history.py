@@ -14,9 +14,8 @@ player and year, are read at once.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 
@@ -195,7 +194,14 @@ class StreamedHistory:
         self.slices: dict[date, PeriodSlice] = {}
         self.handed_out: date | None = None
 
+    def __enter__(self) -> StreamedHistory:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
+
     def close(self) -> None:
+        """Stop the reading thread and close the cursor."""
         self.reader.shutdown(wait=True, cancel_futures=True)
         self.cursor.close()
 
@@ -293,20 +299,3 @@ class StreamedHistory:
     def _read(self, read: HistoryRead) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The entries and every round of the tournaments ``read`` takes."""
         return self._entries(read), self._located(read, "game", "period_games")
-
-
-@contextmanager
-def streamed_history(
-    con: duckdb.DuckDBPyConnection,
-    system: str,
-    calendar: Calendar,
-    list_dates: Sequence[date],
-    up_to: date,
-    list_dates_per_read: int = LIST_DATES_PER_READ,
-) -> Iterator[StreamedHistory]:
-    """A :class:`StreamedHistory`, closed (its cursor and reading thread) on the way out."""
-    history = StreamedHistory(con, system, calendar, list_dates, up_to, list_dates_per_read)
-    try:
-        yield history
-    finally:
-        history.close()

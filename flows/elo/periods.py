@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from flows.elo.history import streamed_history
+from flows.elo.history import StreamedHistory
 from flows.elo.rulebook import load_rulebook, reference_system
 from flows.publishing.context import (
     PeriodContext,
@@ -84,7 +84,7 @@ def read_period(
     """Everything the engine needs for one list date, as the warehouse holds it now."""
     previous = read_previous(con, system, scenario, list_date)
     context = period_context(con, system, scenario, list_date, rulebook, previous)
-    with streamed_history(con, system, context.era.calendar, [list_date], context.up_to) as history:
+    with StreamedHistory(con, system, context.era.calendar, [list_date], context.up_to) as history:
         played = history.played_before(list_date, validity_in_force(rulebook))
         return context, facts_of(context, history, previous.rows, played)
 

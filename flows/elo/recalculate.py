@@ -23,7 +23,7 @@ import duckdb
 from prefect import flow
 
 from flows.console import Progress, counted, phase, say
-from flows.elo.history import streamed_history
+from flows.elo.history import StreamedHistory
 from flows.elo.lists import as_previous
 from flows.elo.periods import (
     facts_of,
@@ -261,7 +261,7 @@ def _replay(
                 last_cutoff = cutoff_for(rulebook.era_at(dates[-1]).calendar, dates[-1])
                 # read a period at a time, the next one while this one is computed
                 history = reading.enter_context(
-                    streamed_history(
+                    StreamedHistory(
                         con, system, rulebook.era_at(dates[0]).calendar, dates, last_cutoff
                     )
                 )

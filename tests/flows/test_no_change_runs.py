@@ -192,7 +192,7 @@ def test_a_replay_of_current_lists_computes_nothing(published, monkeypatch):
     lists = _lists(published)
     copies = _count_copies(monkeypatch)
     with monkeypatch.context() as patch:
-        patch.setattr(flows.elo.recalculate, "streamed_history", _never("streamed_history"))
+        patch.setattr(flows.elo.recalculate, "StreamedHistory", _never("StreamedHistory"))
         counts = recalculate_flow(
             "elo_italia", str(published), date(SEASON, 4, 1), date(SEASON, 7, 1)
         )

@@ -366,7 +366,7 @@ def test_the_history_is_read_the_same_whatever_the_size_of_its_reads(
     period gets the same entries and games however the reads are cut, the entries in entry
     key order (the engine's, no sort a period), and the earlier lists' participations are the
     same too."""
-    from flows.elo.history import streamed_history
+    from flows.elo.history import StreamedHistory
     from flows.elo.rulebook import load_rulebook
 
     warehouse = season_warehouse(2019)
@@ -379,9 +379,7 @@ def test_the_history_is_read_the_same_whatever_the_size_of_its_reads(
     def read(per_read: int, first: int) -> tuple[pl.DataFrame, list]:
         with (
             Warehouse(warehouse).reader() as con,
-            streamed_history(
-                con, "elo_italia", calendar, dates[first:], up_to, per_read
-            ) as history,
+            StreamedHistory(con, "elo_italia", calendar, dates[first:], up_to, per_read) as history,
         ):
             played = history.played_before(dates[first], validity).sort("player_id")
             return played, [history.period(day) for day in dates[first:]]
@@ -705,7 +703,7 @@ def test_a_read_whose_rows_are_not_where_they_were_located_reads_them_all(
     def periods() -> list:
         with (
             Warehouse(warehouse).reader() as con,
-            history.streamed_history(con, "elo_italia", calendar, dates, up_to) as read,
+            history.StreamedHistory(con, "elo_italia", calendar, dates, up_to) as read,
         ):
             return [_period_rows(read.period(day)) for day in dates]
 
