@@ -9,6 +9,7 @@ import io
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import polars as pl
@@ -40,8 +41,10 @@ class InputFile:
     # a delivery, named from the inbox: every delivery has a manifest.csv)
     shown_as: str | None = None
 
-    @property
+    @cached_property
     def sha256(self) -> str:
+        # computed once: an ingest asks a file's checksum several times (version key, twin
+        # files, archive, records)
         return sha256_of(self.content)
 
     @property
@@ -85,8 +88,11 @@ def delivery_file_name(folder: Path, name: str, inbox: Path | None) -> str | Non
     rejection says which delivery it is in; None without an inbox (the file's own name)."""
     if inbox is None:
         return None
-    root = inbox.resolve().parent
-    where = folder.resolve()
+    return _named_from(inbox.resolve().parent, folder.resolve(), name)
+
+
+def _named_from(root: Path, where: Path, name: str) -> str:
+    """``name`` in the resolved folder ``where``, named from the resolved folder ``root``."""
     shown = where.relative_to(root) if where.is_relative_to(root) else where
     return (shown / name).as_posix()
 
@@ -340,7 +346,7 @@ class Delivery:
     unlisted: tuple[str, ...] = ()  # files in the folder no listing names (not read)
     unreadable: dict[str, str] = field(default_factory=dict)  # listed files: why not read
 
-    @property
+    @cached_property
     def name(self) -> str:
         return delivery_name(self.folder)
 
@@ -436,13 +442,22 @@ def listed_files(
     files: dict[str, InputFile] = {}
     if "file" not in listing.rows.columns:
         return files
+    try:  # once for the folder, not for each of its files
+        where: Path | None = folder.resolve()
+        root = inbox.resolve().parent if inbox is not None else None
+    except CANNOT_READ:
+        where = root = None
     for name in listing.rows.get_column("file").drop_nulls().unique().to_list():
         candidate = folder / name.strip()
         try:
             # A listing may only point inside its own delivery folder.
-            inside = candidate.resolve().is_relative_to(folder.resolve())
+            inside = candidate.resolve().is_relative_to(where or folder.resolve())
             if inside and candidate.is_file():
-                shown = delivery_file_name(folder, name.strip(), inbox)
+                shown = (
+                    _named_from(root, where, name.strip())
+                    if where is not None and root is not None
+                    else delivery_file_name(folder, name.strip(), inbox)
+                )
                 files[name.strip()] = read_input_file(candidate, shown)
         except CANNOT_READ as error:
             if unreadable is not None:

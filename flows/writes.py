@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -23,6 +24,8 @@ RECORD_COLUMNS = [
     "reason",
     "tournament_id",
 ]
+# what names a problem's file: its checksum when known, else its name
+FILE_COLUMNS = ("file_name", "file_sha256")
 
 
 @dataclass
@@ -149,21 +152,40 @@ def known_tournaments(con: duckdb.DuckDBPyConnection) -> KnownTournaments:
     )
 
 
+ARCHIVE_SCHEMA: dict[str, pl.DataType] = {
+    "sha256": pl.String(),
+    "file_name": pl.String(),
+    "kind": pl.String(),
+    "size_bytes": pl.Int64(),
+    "content": pl.Binary(),
+}
+
+
 def archive_files(
     con: duckdb.DuckDBPyConnection, run_id: str, files: list[tuple[InputFile, str]]
 ) -> int:
-    """Keep every raw input by checksum; a file already archived is not stored again."""
-    added = 0
-    for file, kind in files:
-        if execute(con, "SELECT 1 FROM raw_file WHERE sha256 = ?", [file.sha256]):
-            continue
-        execute(
-            con,
-            "INSERT INTO raw_file VALUES (?, ?, ?, ?, ?, ?, current_timestamp)",
-            [file.sha256, file.name, kind, len(file.content), file.content, run_id],
-        )
-        added += 1
-    return added
+    """Keep every raw input by checksum, in one insert; a file already archived (or earlier
+    in ``files``) is not stored again. Returns how many were stored."""
+    first: dict[str, tuple[InputFile, str]] = {}
+    for file, kind in files:  # one iteration per file
+        first.setdefault(file.sha256, (file, kind))
+    if not first:
+        return 0
+    incoming = pl.DataFrame(
+        [
+            (file.sha256, file.name, kind, len(file.content), file.content)
+            for file, kind in first.values()
+        ],
+        schema=ARCHIVE_SCHEMA,
+        orient="row",
+    )
+    con.register("_incoming_files", incoming.to_arrow())
+    try:
+        inserted = execute(con, read_sql("queries/insert_new_raw_files.sql"), {"run_id": run_id})
+    finally:
+        with contextlib.suppress(duckdb.Error):
+            con.unregister("_incoming_files")
+    return int(inserted[0][0]) if inserted else 0
 
 
 def record_problems(
@@ -175,9 +197,21 @@ def record_problems(
     """
     if problems.height == 0:
         return 0, 0
+    # a problem found twice (the same file delivered twice, say) is recorded once: as first
+    # found, the file's name included (the query keeps any one of a problem's rows)
+    problems = (
+        problems.select(RECORD_COLUMNS)
+        .with_columns(pl.coalesce("file_sha256", "file_name").alias("_file"))
+        .unique(
+            subset=[column for column in RECORD_COLUMNS if column not in FILE_COLUMNS] + ["_file"],
+            keep="first",
+            maintain_order=True,
+        )
+        .drop("_file")
+    )
     count_by_severity = "SELECT severity, count(*) FROM input_problem GROUP BY severity"
     before = dict(execute(con, count_by_severity))
-    con.register("_incoming_problems", problems.select(RECORD_COLUMNS).to_arrow())
+    con.register("_incoming_problems", problems.to_arrow())
     try:
         execute(con, read_sql("queries/insert_new_problems.sql"), {"run_id": run_id})
     finally:

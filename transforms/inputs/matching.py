@@ -112,6 +112,55 @@ def _unambiguous(registry: pl.DataFrame, key: str) -> pl.DataFrame:
 
 
 @dataclass(frozen=True)
+class SortedLookup:
+    """A lookup sorted by its key, without the rows whose key is null (they match nothing).
+
+    A tournament's lines find their rows by binary search over the sorted keys, in the same
+    expression that reads the rows: a join with the whole lookup would hash all of its rows (a
+    national registry's 48,000) for every tournament, and cost ten times the tournament's own
+    matching. Only a lookup whose keys name one row each is searched so (any other is joined).
+    """
+
+    key: str
+    frame: pl.DataFrame
+    unique: bool  # each key names one row
+
+    @classmethod
+    def of(cls, lookup: pl.DataFrame, key: str) -> SortedLookup:
+        frame = lookup.filter(pl.col(key).is_not_null()).sort(key)
+        keys = frame.get_column(key)
+        return cls(key, frame, keys.n_unique() == keys.len())
+
+    def searchable(self, dtype: pl.DataType | None) -> bool:
+        """Whether lines whose key has ``dtype`` can be searched for (else: joined)."""
+        return self.unique and dtype == self.frame.schema[self.key]
+
+    def found(self, lines: pl.LazyFrame) -> pl.LazyFrame:
+        """``lines`` with the lookup's other columns, from the row whose key equals the line's
+        (null when none does): what a left join on the key adds, in the same order."""
+        keys = self.frame.get_column(self.key)
+        others = [name for name in self.frame.columns if name != self.key]
+        if keys.len() == 0:
+            return lines.with_columns(
+                pl.lit(None, self.frame.schema[name]).alias(name) for name in others
+            )
+        at = f"_at_{self.key}"
+        # where the line's key is, or would be, among the sorted keys
+        position = pl.lit(keys).search_sorted(pl.col(self.key)).clip(upper_bound=keys.len() - 1)
+        hit = pl.lit(keys).gather(pl.col(at)) == pl.col(self.key)
+        return (
+            lines.with_columns(position.alias(at))
+            .with_columns(
+                pl.when(hit)
+                .then(pl.lit(self.frame.get_column(name)).gather(pl.col(at)))
+                .alias(name)
+                for name in others
+            )
+            .drop(at)
+        )
+
+
+@dataclass(frozen=True)
 class RegistryLookups:
     """The registry's keys a tournament line is matched by: national id, FIDE id (with what
     the line must agree with), name and birth date as written, and as plain letters."""
@@ -120,6 +169,8 @@ class RegistryLookups:
     by_fide: pl.DataFrame
     by_name: pl.DataFrame
     by_letters: pl.DataFrame
+    # the same, each sorted by its key (the entries' column of the same name)
+    sorted: dict[str, SortedLookup]
 
 
 # An ingest matches every tournament against one registry frame: its keys (normalised names,
@@ -146,17 +197,29 @@ def registry_lookups(registry: pl.DataFrame) -> RegistryLookups:
         on="player_id_by_fide_id",
         how="left",
     )
+    by_national = registry.select(
+        pl.col("player_id").alias("national_id"),
+        pl.col("player_id").alias("player_id_by_national_id"),
+    )
+    by_name = _unambiguous(registry.with_columns(_name_birth_key(name_key)), "name_birth_key")
+    by_letters = _unambiguous(
+        registry.with_columns(_name_birth_key(_letters_only, "letters_birth_key")),
+        "letters_birth_key",
+    )
     lookups = RegistryLookups(
-        by_national=registry.select(
-            pl.col("player_id").alias("national_id"),
-            pl.col("player_id").alias("player_id_by_national_id"),
-        ),
+        by_national=by_national,
         by_fide=by_fide,
-        by_name=_unambiguous(registry.with_columns(_name_birth_key(name_key)), "name_birth_key"),
-        by_letters=_unambiguous(
-            registry.with_columns(_name_birth_key(_letters_only, "letters_birth_key")),
-            "letters_birth_key",
-        ),
+        by_name=by_name,
+        by_letters=by_letters,
+        sorted={
+            key: SortedLookup.of(lookup, key)
+            for key, lookup in (
+                ("national_id", by_national),
+                ("fide_id", by_fide),
+                ("name_birth_key", by_name),
+                ("letters_birth_key", by_letters),
+            )
+        },
     )
     if len(_built_lookups) >= _LOOKUPS_KEPT:
         _built_lookups.clear()
@@ -179,25 +242,123 @@ def match_players(
     birth year agrees with him and no other evidence matches the line to him. ``aliases``
     (:func:`provisional_aliases`) keeps the earlier id of an unidentified player.
     """
+    recalled = _recalled(entries, registry, merges, aliases)
+    if recalled is not None:
+        return recalled
+    return _matched(entries, registry, merges, aliases)
+
+
+# What a line's match depends on: match_players is a function of each line alone (and of the
+# registry, the merges and the aliases), and adds these columns.
+IDENTITY = ["name", "birth_date", "birth_year", "federation", "fide_id", "national_id"]
+MATCH_COLUMNS = ["provisional_id", "fide_id_disagrees_with", "player_id", "match_method"]
+_HASH = "_identity_hash"
+
+
+@dataclass(frozen=True)
+class _Remembered:
+    """Lines matched ahead (:func:`remember_matches`), against these frames."""
+
+    registry: pl.DataFrame
+    merges: pl.DataFrame
+    aliases: pl.DataFrame | None
+    matches: pl.DataFrame  # IDENTITY, MATCH_COLUMNS and _HASH, sorted by _HASH
+    hashes: pl.Series
+
+
+_remembered: list[_Remembered] = []  # the latest only
+
+
+def remember_matches(
+    lines: pl.DataFrame,
+    registry: pl.DataFrame,
+    merges: pl.DataFrame,
+    aliases: pl.DataFrame | None = None,
+) -> None:
+    """Match many tournaments' lines at once (an ingest's delivery), for :func:`match_players`
+    to look up rather than match again with the same frames: a line's match depends on the
+    line alone, so each tournament gets the very rows matching it alone gives, and the matching
+    costs about as much as a few tournaments' instead of all of theirs. ``lines`` has the
+    IDENTITY columns; a tournament with a line not among them is matched as usual."""
+    identities = lines.select(IDENTITY).unique(maintain_order=True)
+    matches = (
+        _matched(identities, registry, merges, aliases)
+        .select(*IDENTITY, *MATCH_COLUMNS)
+        .with_columns(pl.struct(IDENTITY).hash().alias(_HASH))
+        .sort(_HASH)
+    )
+    _remembered[:] = [_Remembered(registry, merges, aliases, matches, matches.get_column(_HASH))]
+
+
+def _recalled(
+    entries: pl.DataFrame,
+    registry: pl.DataFrame,
+    merges: pl.DataFrame,
+    aliases: pl.DataFrame | None,
+) -> pl.DataFrame | None:
+    """The match of ``entries`` as remembered, or None when the lines (or the frames they are
+    matched against) are not those :func:`remember_matches` was given."""
+    memo = next(
+        (
+            memo
+            for memo in _remembered
+            if memo.registry is registry and memo.merges is merges and memo.aliases is aliases
+        ),
+        None,
+    )
+    if (
+        memo is None
+        or memo.hashes.len() == 0
+        or any(column in entries.columns for column in MATCH_COLUMNS)
+        or any(entries.schema.get(column) != memo.matches.schema[column] for column in IDENTITY)
+    ):
+        return None
+    # each line's row among the remembered ones, by binary search over their hashes; the row
+    # found must be the line's (a line not remembered finds another, or none past the end)
+    hashes = entries.select(pl.struct(IDENTITY).hash()).to_series()
+    rows = memo.matches[memo.hashes.search_sorted(hashes).clip(upper_bound=memo.hashes.len() - 1)]
+    if not rows.select(IDENTITY).equals(entries.select(IDENTITY), null_equal=True):
+        return None
+    return pl.concat([entries, rows.select(MATCH_COLUMNS)], how="horizontal")
+
+
+def _matched(
+    entries: pl.DataFrame,
+    registry: pl.DataFrame,
+    merges: pl.DataFrame,
+    aliases: pl.DataFrame | None,
+) -> pl.DataFrame:
+    """:func:`match_players`, computed."""
     lookups = registry_lookups(registry)
-    by_national, by_fide = lookups.by_national, lookups.by_fide
-    by_name, by_letters = lookups.by_name, lookups.by_letters
     merge_lookup = merges.select(
         pl.col("provisional_id"), pl.col("player_id").alias("player_id_by_merge")
     )
 
+    # one query, collected once: a tournament's few lines cost little beside the number of
+    # operations run on them
     matched = (
-        entries.with_columns(
+        entries.lazy()
+        .with_columns(
             _name_birth_key(name_key),
             _name_birth_key(_letters_only, "letters_birth_key"),
             provisional_id().alias("provisional_id"),
         )
         .pipe(_with_earlier_ids, aliases)
-        .join(by_national, on="national_id", how="left")
-        .join(by_fide, on="fide_id", how="left")
-        .join(by_name, on="name_birth_key", how="left")
-        .join(by_letters, on="letters_birth_key", how="left")
-        .join(merge_lookup, on="provisional_id", how="left")
+    )
+    strings = {"name_birth_key": pl.String(), "letters_birth_key": pl.String()}
+    for key, lookup in (
+        ("national_id", lookups.by_national),
+        ("fide_id", lookups.by_fide),
+        ("name_birth_key", lookups.by_name),
+        ("letters_birth_key", lookups.by_letters),
+    ):
+        searched = lookups.sorted[key]
+        if searched.searchable(strings.get(key, entries.schema.get(key))):
+            matched = searched.found(matched)
+        else:
+            matched = matched.join(lookup.lazy(), on=key, how="left", maintain_order="left")
+    matched = matched.join(
+        merge_lookup.lazy(), on="provisional_id", how="left", maintain_order="left"
     )
     year = pl.coalesce(pl.col("birth_date").dt.year(), pl.col("birth_year"))
     # the surnames agree when one name begins with the other's surname: a file without the
@@ -250,6 +411,7 @@ def match_players(
             [column for _, column in candidates]
             + ["name_birth_key", "letters_birth_key", "player_id_by_letters_birth_key"]
         )
+        .collect(engine="in-memory")
     )
 
 
@@ -260,11 +422,11 @@ def _name_birth_key(spelt: Callable[[pl.Expr], pl.Expr], alias: str = "name_birt
     ).alias(alias)
 
 
-def _with_earlier_ids(entries: pl.DataFrame, aliases: pl.DataFrame | None) -> pl.DataFrame:
+def _with_earlier_ids(entries: pl.LazyFrame, aliases: pl.DataFrame | None) -> pl.LazyFrame:
     if aliases is None or aliases.height == 0:
         return entries
     return (
-        entries.join(aliases, on="provisional_id", how="left", maintain_order="left")
+        entries.join(aliases.lazy(), on="provisional_id", how="left", maintain_order="left")
         .with_columns(pl.coalesce("earlier_id", "provisional_id").alias("provisional_id"))
         .drop("earlier_id")
     )

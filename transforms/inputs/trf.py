@@ -43,19 +43,25 @@ Choices worth knowing:
   their line numbers); what it gives per player is read, and judged, at intake
   (:mod:`transforms.inputs.time_control`).
 * ``format`` is a label only; nothing in the parse depends on it.
+* Many files are parsed at once (:func:`parse_trf_files`, what an ingest does with a
+  delivery): every check runs once over the lines of all of them, and each file gets the
+  frames it would get alone. Checked one by one, a Polars operation on the hundred lines of a
+  file costs nearly as much as on the hundred thousand lines of a delivery.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from itertools import chain
 
 import polars as pl
 
 from schemas.inputs import RATING_RANGE
-from transforms.inputs.dates import DateReading, birth_date_exprs, read_date, resolve_period
+from transforms.inputs.dates import DateReading, read_date, resolve_period, with_birth_dates
 
 __all__ = [
     "GAMES_SCHEMA",
@@ -66,6 +72,7 @@ __all__ = [
     "ParsedTrf",
     "decode_trf",
     "parse_trf",
+    "parse_trf_files",
 ]
 
 TOURNAMENT_SCHEMA: dict[str, pl.DataType] = {
@@ -162,6 +169,8 @@ _BLOCK = (
     r"^(?P<opp> {0,3}[0-9]{1,4}| {4}) (?P<col>[wbWB\- ]) "
     r"(?P<res>[10=+\-WDLHFUZwdlhfuz ])  $"
 )
+# the fields of a block _BLOCK reads: (group, first character, width)
+_BLOCK_FIELDS = (("opp", 0, 4), ("col", 5, 1), ("res", 7, 1))
 _FIRST_ROUND_COL = 92  # 1-based column of round 1
 _ROUND_WIDTH = 10
 
@@ -258,17 +267,95 @@ def _single_byte(raw: bytes) -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- helpers
 
+# Files are parsed in batches: every frame of a parse carries the file's place in the batch
+# in this column, every check runs once over the whole batch, and each file's rows are split
+# off at the end. A Polars operation costs about as much on the lines of one file as on those
+# of a thousand, so a batch costs little more than its largest file.
+FILE = "_file"
+
+# A problem found by a scalar check: (line_no, field, value, reason, severity).
+_Found = tuple[int | None, str, str | None, str, str]
+
 
 def _empty(schema: dict[str, pl.DataType]) -> pl.DataFrame:
     return pl.DataFrame(schema=schema)
 
 
+def _batch(schema: dict[str, pl.DataType]) -> dict[str, pl.DataType]:
+    """A frame's schema with the batch's file column first."""
+    return {FILE: pl.Int32(), **schema}
+
+
 def _problem(
     line_no: int | None, field: str, value: str | None, reason: str, severity: str
-) -> pl.DataFrame:
-    return pl.DataFrame(
-        [[line_no], [field], [value], [reason], [severity]], schema=PROBLEMS_SCHEMA, orient="col"
-    )
+) -> _Found:
+    return (line_no, field, value, reason, severity)
+
+
+def _each(values: Sequence[object]) -> pl.Expr:
+    """A value per file of the batch (``values[i]`` for file ``i``), on every row of the file."""
+    return pl.lit(pl.Series(values)).gather(pl.col(FILE))
+
+
+def _per_file(frame: pl.DataFrame, value: pl.Expr, files: int, default: object) -> list:
+    """``value`` aggregated over each file's rows of ``frame``; ``default`` for a file without
+    rows."""
+    found = [default] * files
+    for file, aggregated in frame.group_by(FILE).agg(value.alias("_value")).iter_rows():
+        found[file] = aggregated
+    return found
+
+
+def _key(column: str) -> pl.Expr:
+    """A file's start number (or opponent) as one number unique in the batch."""
+    return pl.col(FILE).cast(pl.Int64) * (1 << 32) + pl.col(column).cast(pl.Int64)
+
+
+def _split(frame: pl.DataFrame, files: int, schema: dict[str, pl.DataType]) -> list[pl.DataFrame]:
+    """Each file's rows of a batch frame, in order, without the file column."""
+    if files == 1:
+        return [frame.drop(FILE)]
+    parts = frame.partition_by(FILE, as_dict=True, include_key=False, maintain_order=True)
+    empty = _empty(schema)
+    # clear(): a new empty frame, a thousand times cheaper than one built from its schema
+    return [
+        part if (part := parts.get((file,))) is not None else empty.clear() for file in range(files)
+    ]
+
+
+class _Problems:
+    """The problems of a batch, in the order the checks find them: each check adds its rows (a
+    vectorised check in file order, a scalar one file by file). Each file's problems come out
+    sorted as its parse alone sorts them: whole-file problems first, then by line, and within
+    a line in the order of the checks and of their rows."""
+
+    def __init__(self) -> None:
+        self._frames: list[pl.DataFrame] = []
+
+    def flagged(self, frame: pl.DataFrame | None) -> None:
+        """The rows of a vectorised check (:func:`_flag`)."""
+        if frame is not None and frame.height:
+            check = pl.lit(len(self._frames), pl.Int32).alias("_check")
+            self._frames.append(frame.with_columns(check))
+
+    def found(self, rows: Iterable[tuple[int, _Found]]) -> None:
+        """The problems of a scalar check: (file, problem) pairs, each file's in order."""
+        listed = [(file, *found, len(self._frames)) for file, found in rows]
+        if listed:
+            schema = {**_batch(PROBLEMS_SCHEMA), "_check": pl.Int32()}
+            self._frames.append(pl.DataFrame(listed, schema=schema, orient="row"))
+
+    def by_file(self, files: int) -> list[pl.DataFrame]:
+        if not self._frames:
+            empty = _empty(PROBLEMS_SCHEMA)
+            return [empty.clear() for _ in range(files)]
+        ordered = (
+            pl.concat(self._frames, how="vertical")
+            .with_row_index("_row")
+            .sort([FILE, pl.col("line_no").is_not_null(), "line_no", "_check", "_row"])
+            .drop("_row", "_check")
+        )
+        return _split(ordered, files, PROBLEMS_SCHEMA)
 
 
 def _flag(
@@ -286,6 +373,7 @@ def _flag(
         frame.filter(when.fill_null(False))
         .rechunk()
         .select(
+            pl.col(FILE),
             pl.col("line_no").cast(pl.Int32),
             pl.lit(field, pl.String).alias("field"),
             value.cast(pl.String).alias("value"),
@@ -319,7 +407,9 @@ class _Header:
     values: dict[str, tuple[int, str]]  # record id -> (line_no, text after the id)
     declared_rounds: int | None
     rounds_line: int | None  # line of the XXR / 142 record that set declared_rounds
-    problems: list[pl.DataFrame]
+    problems: list[_Found]
+    # the texts after the id of every start and end date record (042, 052), repeats too
+    date_texts: list[str]
 
 
 _HEADER_IDS = [
@@ -339,14 +429,31 @@ _HEADER_NAMES = {
     "222": "encoded time control",
     "XXR": "number of rounds",
 }
+_ROUND_DATES_ID = "132"
 
 
-def _read_header(lines: pl.DataFrame) -> _Header:
+def _read_headers(lines: pl.DataFrame, files: int) -> tuple[list[_Header], list[str | None]]:
+    """Each file's header, and the text of its first round-dates (132) line."""
+    records: list[list[tuple[int, str, str]]] = [[] for _ in range(files)]
+    round_dates: list[str | None] = [None] * files
+    rows = lines.filter(pl.col("rid").is_in([*_HEADER_IDS, _ROUND_DATES_ID])).select(
+        FILE, "line_no", "rid", "text"
+    )
+    # a loop over the few header records of each file, not over players
+    for file, line_no, rid, text in rows.iter_rows():
+        if rid == _ROUND_DATES_ID:
+            if round_dates[file] is None:
+                round_dates[file] = text
+        else:
+            records[file].append((line_no, rid, text))
+    return [_read_header(found) for found in records], round_dates
+
+
+def _read_header(records: list[tuple[int, str, str]]) -> _Header:
     values: dict[str, tuple[int, str]] = {}
-    problems: list[pl.DataFrame] = []
-    rows = lines.filter(pl.col("rid").is_in(_HEADER_IDS)).select("line_no", "rid", "text")
-    # A loop over the few header records of one file, not over players.
-    for line_no, rid, text in rows.iter_rows():
+    problems: list[_Found] = []
+    date_texts = [text[4:] for _, rid, text in records if rid in ("042", "052")]
+    for line_no, rid, text in records:
         value = text[4:].strip()
         if rid in values:
             if value and value != values[rid][1]:
@@ -382,7 +489,7 @@ def _read_header(lines: pl.DataFrame) -> _Header:
                     WARNING,
                 )
             )
-    return _Header(values, declared_rounds, rounds_line, problems)
+    return _Header(values, declared_rounds, rounds_line, problems, date_texts)
 
 
 # more players or rounds than any tournament holds: a header count above it is no count (it
@@ -406,13 +513,12 @@ def _header_line(header: _Header, rid: str) -> int | None:
     return line_no if value else None
 
 
-def _round_dates(lines: pl.DataFrame) -> list[DateReading]:
+def _round_dates(line: str | None) -> list[DateReading]:
     """The round dates of the TRF-16 ``132`` line, in round order: one date per round in the
     columns of the rounds (8 characters from column 92, every 10)."""
-    row = lines.filter(pl.col("rid") == "132").get_column("text")
-    if row.len() == 0:
+    if line is None:
         return []
-    text = str(row[0]).rstrip()
+    text = line.rstrip()
     # a loop over the dozen round columns of one header line
     return [
         read_date(text[col : col + _ROUND_WIDTH])
@@ -422,14 +528,14 @@ def _round_dates(lines: pl.DataFrame) -> list[DateReading]:
 
 def _dates(
     header: _Header, rounds: list[DateReading]
-) -> tuple[date | None, date | None, list[pl.DataFrame]]:
+) -> tuple[date | None, date | None, list[_Found]]:
     readings: dict[str, DateReading] = {
         rid: read_date(header.values[rid][1]) if rid in header.values else read_date("")
         for rid in ("042", "052")
     }
     # the round dates of line 132 settle a two-digit date (11.09.26) the other side does not
     start, end = resolve_period(readings["042"], readings["052"], rounds)
-    problems: list[pl.DataFrame] = []
+    problems: list[_Found] = []
     for rid, value in (("042", start), ("052", end)):
         reading = readings[rid]
         if value is not None or reading.status == "blank":
@@ -468,34 +574,34 @@ def _dates(
 
 
 def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
-    birth_date, birth_year, birth_status = birth_date_exprs(_field(70, 10))
     sex_raw = _field(10, 1).str.strip_chars()
-    raw = p001.with_columns(
-        sn_raw=_field(5, 4),
-        sex_raw=sex_raw,
-        rating_raw=_field(49, 4).str.strip_chars(),
-        fide_raw=_field(58, 11).str.strip_chars(),
-        birth_raw=_field(70, 10),
-        points_raw=_field(81, 4).str.strip_chars(),
-        rank_raw=_field(86, 4).str.strip_chars(),
-        birth_status=birth_status,
-    ).with_columns(
-        start_number=_int(pl.col("sn_raw"), pl.Int32()),
-        name=_field(15, 33).str.strip_chars(),
-        sex=pl.col("sex_raw")
-        .str.to_lowercase()
-        .replace_strict({"m": "M", "w": "F", "f": "F"}, default=None, return_dtype=pl.String),
-        title=_blank_to_null(_field(11, 3)),
-        rating=_int(pl.col("rating_raw"), pl.Int32()),
-        federation=_blank_to_null(_field(54, 3)),
-        fide_id=_int(pl.col("fide_raw"), pl.Int64()),
-        birth_date=birth_date,
-        birth_year=birth_year,
-        # Some exports write a decimal comma; that is unambiguous, so accept it.
-        points=pl.when(pl.col("points_raw").str.contains(r"^[0-9]*[.,]?[0-9]+$")).then(
-            pl.col("points_raw").str.replace(",", ".").cast(pl.Float64, strict=False)
-        ),
-        rank=_int(pl.col("rank_raw"), pl.Int32()),
+    raw = (
+        with_birth_dates(p001, _field(70, 10), "birth_date", "birth_year", "birth_status")
+        .with_columns(
+            sn_raw=_field(5, 4),
+            sex_raw=sex_raw,
+            rating_raw=_field(49, 4).str.strip_chars(),
+            fide_raw=_field(58, 11).str.strip_chars(),
+            birth_raw=_field(70, 10),
+            points_raw=_field(81, 4).str.strip_chars(),
+            rank_raw=_field(86, 4).str.strip_chars(),
+        )
+        .with_columns(
+            start_number=_int(pl.col("sn_raw"), pl.Int32()),
+            name=_field(15, 33).str.strip_chars(),
+            sex=pl.col("sex_raw")
+            .str.to_lowercase()
+            .replace_strict({"m": "M", "w": "F", "f": "F"}, default=None, return_dtype=pl.String),
+            title=_blank_to_null(_field(11, 3)),
+            rating=_int(pl.col("rating_raw"), pl.Int32()),
+            federation=_blank_to_null(_field(54, 3)),
+            fide_id=_int(pl.col("fide_raw"), pl.Int64()),
+            # Some exports write a decimal comma; that is unambiguous, so accept it.
+            points=pl.when(pl.col("points_raw").str.contains(r"^[0-9]*[.,]?[0-9]+$")).then(
+                pl.col("points_raw").str.replace(",", ".").cast(pl.Float64, strict=False)
+            ),
+            rank=_int(pl.col("rank_raw"), pl.Int32()),
+        )
     )
 
     sn_text = pl.col("sn_raw").str.strip_chars()
@@ -538,14 +644,14 @@ def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
         _flag(
             raw,
             pl.col("start_number").is_not_null()
-            & pl.col("start_number").is_duplicated()
+            & pl.col("start_number").is_duplicated().over(FILE)
             & (pl.col("start_number") != 0),
             "start number",
             pl.col("sn_raw").str.strip_chars(),
             pl.format(
                 "start number {} is used by more than one player line (lines {})",
                 pl.col("start_number"),
-                pl.col("line_no").cast(pl.String).str.join(", ").over("start_number"),
+                pl.col("line_no").cast(pl.String).str.join(", ").over(FILE, "start_number"),
             ),
             ERROR,
         ),
@@ -652,7 +758,7 @@ def _players(p001: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
         # A line without a usable start number cannot be referenced by any pairing;
         # it is reported above and left out.
         .filter(pl.col("start_number").is_not_null() & (pl.col("start_number") != 0))
-        .select(pl.col(name).cast(dtype) for name, dtype in PLAYERS_SCHEMA.items())
+        .select(pl.col(FILE), *(pl.col(name).cast(dtype) for name, dtype in PLAYERS_SCHEMA.items()))
     )
     return players, problems
 
@@ -678,24 +784,38 @@ def _rating_reason(who: pl.Expr, columns: str) -> pl.Expr:
     )
 
 
-def _year_only_births(year_only: pl.DataFrame) -> pl.DataFrame:
+def _first_of_each_file(frame: pl.DataFrame) -> pl.DataFrame:
+    """Each file's row of ``frame`` with the lowest line number, with ``_count``, how many
+    rows the file has."""
+    return (
+        frame.with_columns(pl.len().over(FILE).alias("_count"))
+        .sort(FILE, "line_no", maintain_order=True)
+        .unique(subset=FILE, keep="first", maintain_order=True)
+    )
+
+
+def _year_only_births(year_only: pl.DataFrame) -> pl.DataFrame | None:
     """One warning for the players whose birth date gives only the year (``1975/00/00``,
     ``1975.  .``, ``1975``): the year is kept, and a file of them (some programs write no
     more) would otherwise give a warning per player that says the same thing."""
-    count = year_only.height
-    if count == 0:
-        return _empty(PROBLEMS_SCHEMA)
-    whose = "1 player's birth date gives" if count == 1 else f"{count} players' birth dates give"
-    first = year_only.sort("line_no").head(1)
+    if year_only.height == 0:
+        return None
+    count = pl.col("_count")
+    whose = (
+        pl.when(count == 1)
+        .then(pl.lit("1 player's birth date gives"))
+        .otherwise(pl.format("{} players' birth dates give", count))
+    )
     birth = pl.col("birth_raw").str.strip_chars()
     return _flag(
-        first,
+        _first_of_each_file(year_only),
         pl.lit(True),
         "birth date",
         birth,
         pl.format(
-            f"{whose} only the year (the first: player {{}}, line {{}}, '{{}}'): the year is "
-            "kept, the day is left empty",
+            "{} only the year (the first: player {}, line {}, '{}'): the year is kept, the day "
+            "is left empty",
+            whose,
             pl.col("sn_raw").str.strip_chars(),
             pl.col("line_no"),
             birth,
@@ -706,55 +826,54 @@ def _year_only_births(year_only: pl.DataFrame) -> pl.DataFrame:
 
 def _with_blank_points(
     players: pl.DataFrame, games: pl.DataFrame, p001: pl.DataFrame
-) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """Players whose points column is blank get the sum of their round results (the column is
-    optional in TRF-16), with one warning for the file."""
+    optional in TRF-16), with one warning for each file."""
+    at_line = [FILE, "line_no"]
     blank = p001.filter(_field(81, 4).str.strip_chars() == "").select(
-        "line_no", pl.lit(True).alias("_blank")
+        *at_line, pl.lit(True).alias("_blank")
     )
     if blank.height == 0:
-        return players, []
-    sums = games.group_by("line_no").agg(pl.col("score").sum().alias("_total"))
-    filled = players.join(blank, on="line_no", how="left").join(sums, on="line_no", how="left")
+        return players, None
+    sums = games.group_by(at_line).agg(pl.col("score").sum().alias("_total"))
+    filled = players.join(blank, on=at_line, how="left", maintain_order="left").join(
+        sums, on=at_line, how="left", maintain_order="left"
+    )
     filled_rows = filled.filter(pl.col("_blank").fill_null(False))
     if filled_rows.height == 0:
-        return players, []
-    count = filled_rows.height
+        return players, None
     players = filled.with_columns(
         points=pl.when(pl.col("_blank").fill_null(False))
         .then(pl.col("_total").fill_null(0.0))
         .otherwise(pl.col("points"))
-    ).select(list(PLAYERS_SCHEMA))
-    first = filled_rows.sort("line_no").head(1)
-    return players, [
-        _flag(
-            first,
-            pl.lit(True),
-            "points",
-            pl.lit(None, pl.String),
-            pl.format(
-                "the points column (columns 81-84) is blank for "
-                f"{'1 player' if count == 1 else f'{count} players'} (the first: player {{}}, "
-                "line {}): their points are the sum of their round results",
-                pl.col("start_number"),
-                pl.col("line_no"),
-            ),
-            WARNING,
-        )
-    ]
+    ).select(FILE, *PLAYERS_SCHEMA)
+    count = pl.col("_count")
+    who = pl.when(count == 1).then(pl.lit("1 player")).otherwise(pl.format("{} players", count))
+    return players, _flag(
+        _first_of_each_file(filled_rows),
+        pl.lit(True),
+        "points",
+        pl.lit(None, pl.String),
+        pl.format(
+            "the points column (columns 81-84) is blank for {} (the first: player {}, line {}): "
+            "their points are the sum of their round results",
+            who,
+            pl.col("start_number"),
+            pl.col("line_no"),
+        ),
+        WARNING,
+    )
 
 
 # --------------------------------------------------------------------------- games
 
 
-def _observed_rounds(p001: pl.DataFrame) -> int:
-    """Number of round blocks that hold any non-blank character on some line."""
-    if p001.height == 0:
-        return 0
+def _observed_rounds(p001: pl.DataFrame, files: int) -> list[int]:
+    """Each file's number of round blocks that hold any non-blank character on some line."""
     length = pl.col("text").str.strip_chars_end().str.len_chars().cast(pl.Int64)
     first = _FIRST_ROUND_COL - 1  # characters before round 1
     blocks = ((length - first + _ROUND_WIDTH - 1) // _ROUND_WIDTH).clip(lower_bound=0)
-    return int(p001.select(blocks.max()).item() or 0)
+    return [int(found or 0) for found in _per_file(p001, blocks.max(), files, 0)]
 
 
 # names pairing programs give the line that stands for a bye ("spielfrei": German programs)
@@ -763,91 +882,108 @@ BYE_STAND_IN_NAMES = ["spielfrei", "freilos", "bye", "free", "riposo", "exempt"]
 
 def _without_bye_stand_ins(
     players: pl.DataFrame, games: pl.DataFrame
-) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.DataFrame]]:
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame | None]:
     """Players and games without the lines that stand for a bye: a line named as pairing
     programs name their bye, paired with nobody (it would enter the lists as a player)."""
-    paired = games.filter(pl.col("opponent").is_not_null()).get_column("start_number").unique()
-    stand_ins = players.filter(
-        pl.col("name").str.to_lowercase().is_in(BYE_STAND_IN_NAMES),
-        ~pl.col("start_number").is_in(paired.implode()),
-    )
+    named = players.filter(pl.col("name").str.to_lowercase().is_in(BYE_STAND_IN_NAMES))
+    if named.height == 0:
+        return players, games, None
+    paired = games.filter(pl.col("opponent").is_not_null()).select(_key("start_number"))
+    stand_ins = named.filter(~_key("start_number").is_in(paired.to_series().implode()))
     if stand_ins.height == 0:
-        return players, games, []
-    left_out = stand_ins.get_column("start_number").implode()
+        return players, games, None
+    left_out = stand_ins.select(_key("start_number")).to_series().implode()
     return (
-        players.filter(~pl.col("start_number").is_in(left_out)),
-        games.filter(~pl.col("start_number").is_in(left_out)),
-        [
-            _flag(
-                stand_ins,
-                pl.lit(True),
-                "player line",
+        players.filter(~_key("start_number").is_in(left_out)),
+        games.filter(~_key("start_number").is_in(left_out)),
+        _flag(
+            stand_ins,
+            pl.lit(True),
+            "player line",
+            pl.col("name"),
+            pl.format(
+                "player {} '{}' stands for a bye (the pairing program's name for it) and "
+                "meets nobody: not a player, left out",
+                pl.col("start_number"),
                 pl.col("name"),
-                pl.format(
-                    "player {} '{}' stands for a bye (the pairing program's name for it) and "
-                    "meets nobody: not a player, left out",
-                    pl.col("start_number"),
-                    pl.col("name"),
-                ),
-                WARNING,
-            )
-        ],
+            ),
+            WARNING,
+        ),
     )
 
 
-def _paired_rounds(games: pl.DataFrame) -> int:
-    """The last round in which somebody met an opponent (0 when nobody did)."""
-    last = games.filter(pl.col("opponent").is_not_null()).get_column("round").max()
-    return int(last) if last is not None else 0  # type: ignore[arg-type]
+def _paired_rounds(games: pl.DataFrame, files: int) -> list[int]:
+    """Each file's last round in which somebody met an opponent (0 when nobody did)."""
+    paired = games.filter(pl.col("opponent").is_not_null())
+    return [int(last or 0) for last in _per_file(paired, pl.col("round").max(), files, 0)]
 
 
-def _round_count_problems(games: pl.DataFrame, rounds: int, header: _Header) -> list[pl.DataFrame]:
+def _round_count_problems(
+    games: pl.DataFrame, rounds: list[int], headers: list[_Header]
+) -> list[tuple[int, _Found]]:
     """Warnings: rounds after the last paired one that hold only byes, and a header whose
     number of rounds differs from the tournament's."""
-    found = []
-    unpaired = games.filter((pl.col("round") > rounds) & (pl.col("kind") != "unpaired")).sort(
-        "line_no", "round"
-    )
+    unpaired = games.filter((pl.col("round") > _each(rounds)) & (pl.col("kind") != "unpaired"))
+    ahead: dict[int, tuple[list[int], int, int]] = {}
     if unpaired.height:
-        later = sorted(set(unpaired.get_column("round").to_list()))
-        named = ", ".join(str(number) for number in later)
-        found.append(
-            _problem(
-                int(unpaired.get_column("line_no")[0]),
-                "number of rounds",
-                named,
-                f"round{'s' if len(later) > 1 else ''} {named} pair nobody: {unpaired.height} "
-                f"bye{'s' if unpaired.height > 1 else ''} entered ahead, left out; the "
-                f"tournament has {rounds} round{'' if rounds == 1 else 's'}",
-                WARNING,
+        for file, later, count, first in (
+            unpaired.group_by(FILE)
+            .agg(pl.col("round").unique().sort(), pl.len(), pl.col("line_no").min())
+            .iter_rows()
+        ):
+            ahead[file] = (later, count, first)
+    found: list[tuple[int, _Found]] = []
+    # a loop over the files of the batch
+    for file, (header, tournament_rounds) in enumerate(zip(headers, rounds, strict=True)):
+        if file in ahead:
+            later, count, first = ahead[file]
+            named = ", ".join(str(number) for number in later)
+            found.append(
+                (
+                    file,
+                    _problem(
+                        first,
+                        "number of rounds",
+                        named,
+                        f"round{'s' if len(later) > 1 else ''} {named} pair nobody: {count} "
+                        f"bye{'s' if count > 1 else ''} entered ahead, left out; the "
+                        f"tournament has {tournament_rounds} "
+                        f"round{'' if tournament_rounds == 1 else 's'}",
+                        WARNING,
+                    ),
+                )
             )
-        )
-    declared = header.declared_rounds
-    if declared is not None and rounds != declared:
-        found.append(
-            _problem(
-                header.rounds_line,
-                "number of rounds",
-                str(declared),
-                f"the header declares {declared} rounds but the player lines pair players in "
-                f"{rounds}: the tournament has {rounds}",
-                WARNING,
+        declared = header.declared_rounds
+        if declared is not None and tournament_rounds != declared:
+            found.append(
+                (
+                    file,
+                    _problem(
+                        header.rounds_line,
+                        "number of rounds",
+                        str(declared),
+                        f"the header declares {declared} rounds but the player lines pair "
+                        f"players in {tournament_rounds}: the tournament has {tournament_rounds}",
+                        WARNING,
+                    ),
+                )
             )
-        )
     return found
 
 
 def _games(
-    players_lines: pl.DataFrame, rounds: int
-) -> tuple[pl.DataFrame, list[pl.DataFrame], int]:
-    """The players x rounds grid, its problems, and how many ICU-style bare "-" entries
-    (colour marker but no result) were seen: they label the format, and tell a file cut
-    after a "0000 -" from an ICU file that writes its byes so."""
-    if rounds == 0 or players_lines.height == 0:
-        return _empty(GAMES_SCHEMA), [], 0
-    grid = players_lines.select("start_number", "line_no", "text").join(
-        pl.DataFrame({"round": pl.int_range(1, rounds + 1, eager=True).cast(pl.Int32)}),
-        how="cross",
+    players_lines: pl.DataFrame, rounds: list[int], files: int
+) -> tuple[pl.DataFrame, list[pl.DataFrame], list[int]]:
+    """The players x rounds grid of each file, its problems, and how many ICU-style bare "-"
+    entries (colour marker but no result) each file has: they label the format, and tell a file
+    cut after a "0000 -" from an ICU file that writes its byes so."""
+    grid = (
+        players_lines.select(FILE, "start_number", "line_no", "text")
+        .with_columns(_each(rounds).alias("_rounds"))
+        .filter(pl.col("_rounds") > 0)
+        .with_columns(pl.int_ranges(1, pl.col("_rounds") + 1, dtype=pl.Int32).alias("round"))
+        .drop("_rounds")
+        .explode("round")
     )
     offset = (pl.col("round").cast(pl.Int64) - 1) * _ROUND_WIDTH + (_FIRST_ROUND_COL - 1)
     opp_number = pl.col("opp").str.strip_chars().cast(pl.Int32, strict=False)
@@ -855,8 +991,14 @@ def _games(
         grid.with_columns(
             block=pl.col("text").str.slice(offset, _ROUND_WIDTH).str.pad_end(_ROUND_WIDTH)
         )
-        .with_columns(parts=pl.col("block").str.extract_groups(_BLOCK))
-        .unnest("parts")
+        # a block the pattern reads has its fields at fixed columns (the pattern spans the 10
+        # characters, its opponent 4 of them): cut out, not captured (three times faster)
+        .with_columns(pl.col("block").str.contains(_BLOCK).alias("_read"))
+        .with_columns(
+            pl.when("_read").then(pl.col("block").str.slice(start, width)).alias(name)
+            for name, start, width in _BLOCK_FIELDS
+        )
+        .drop("_read")
         .with_columns(
             readable=pl.col("opp").is_not_null(),
             blank=pl.col("block").str.strip_chars() == "",
@@ -966,11 +1108,12 @@ def _games(
             WARNING,
         ),
     ]
-    games = parsed.select(pl.col(name).cast(dtype) for name, dtype in GAMES_SCHEMA.items())
-    bare_dashes = parsed.select(
-        (pl.col("readable") & (pl.col("col") == "-") & (pl.col("result_code") == "")).sum()
-    ).item()
-    return games, problems, int(bare_dashes or 0)
+    games = parsed.select(
+        pl.col(FILE), *(pl.col(name).cast(dtype) for name, dtype in GAMES_SCHEMA.items())
+    )
+    bare_dash = pl.col("readable") & (pl.col("col") == "-") & (pl.col("result_code") == "")
+    bare_dashes = [int(count or 0) for count in _per_file(parsed, bare_dash.sum(), files, 0)]
+    return games, problems, bare_dashes
 
 
 # What is left of a round entry cut short (the line stripped of its trailing blanks): part of
@@ -986,10 +1129,11 @@ def _truncation_problems(
     p001: pl.DataFrame,
     players: pl.DataFrame,
     games: pl.DataFrame,
-    rounds: int,
-    bare_dashes: int,
-) -> list[pl.DataFrame]:
-    """An error when the file's last line is a player line cut short: a file copied or sent in
+    rounds: list[int],
+    bare_dashes: list[int],
+    bye_codes: list[bool],
+) -> list[tuple[int, _Found]]:
+    """An error when a file's last line is a player line cut short: a file copied or sent in
     part loses the players and games after the cut, which no other check can see; the errors
     its cut field gives (an unreadable entry, a pairing without result) do not say so.
 
@@ -998,11 +1142,62 @@ def _truncation_problems(
     points while the other lines give theirs, or a round short of the tournament with points
     that count results it does not hold.
     """
-    written = lines.filter(pl.col("text").str.strip_chars() != "").tail(1)
-    if written.height == 0 or written.get_column("rid")[0] != "001":
+    at_line = [FILE, "line_no"]
+    last = (
+        lines.filter(pl.col("text").str.strip_chars() != "")
+        .group_by(FILE)
+        .agg(pl.col("line_no").last(), pl.col("rid").last(), pl.col("text").last())
+        .filter(pl.col("rid") == "001")
+        .drop("rid")
+    )
+    if last.height == 0:
         return []
-    line_no = int(written.get_column("line_no")[0])
-    text = str(written.get_column("text")[0]).rstrip()
+    files = len(rounds)
+    last_lines = [-1] * files
+    for file, line_no, _ in last.iter_rows():
+        last_lines[file] = line_no
+    is_last = pl.col("line_no") == _each(last_lines)
+    # what the checks need of each file's last line and the other player lines
+    points_given = _field(81, 4).str.strip_chars() != ""
+    others_have_points = _per_file(p001, (points_given & ~is_last).any(), files, False)
+    points = _per_file(players.filter(is_last), pl.col("points").first(), files, None)
+    held = _per_file(
+        games.join(last.select(at_line), on=at_line, how="semi"),
+        pl.col("score").sum(),
+        files,
+        0.0,
+    )
+    found: list[tuple[int, _Found]] = []
+    # a loop over the files whose last line is a player's
+    for file, line_no, written in last.sort(FILE).iter_rows():
+        file_found = _truncation(
+            file,
+            line_no,
+            written.rstrip(),
+            games,
+            rounds[file],
+            bare_dashes[file] == 1 and bye_codes[file],
+            bool(others_have_points[file]),
+            points[file],
+            float(held[file]),
+        )
+        if file_found is not None:
+            found.append((file, file_found))
+    return found
+
+
+def _truncation(
+    file: int,
+    line_no: int,
+    text: str,
+    games: pl.DataFrame,
+    rounds: int,
+    dash_is_cut: bool,
+    others_have_points: bool,
+    points: float | None,
+    held: float,
+) -> _Found | None:
+    """The truncation error of one file whose last line, ``text``, is a player line."""
     length = len(text)
     first = _FIRST_ROUND_COL - 1  # characters before round 1
     reason: str | None = None
@@ -1013,54 +1208,44 @@ def _truncation_problems(
         entry = text[start:]
         if (
             _CUT_NUMBER.match(entry)
-            or (_CUT_RESULT.match(entry) and _result_given_by_opponent(games, line_no, block + 1))
+            or (
+                _CUT_RESULT.match(entry)
+                and _result_given_by_opponent(
+                    games.filter(pl.col(FILE) == file), line_no, block + 1
+                )
+            )
             # "0000 -" is how the ICU exports write a bye without result, never beside the bye
             # letters of TRF-16 (their format has none): in a file that uses these and writes
             # no other, it is a "0000 - Z" (or "H", ...) cut short
-            or (
-                _BARE_DASH.match(entry)
-                and bare_dashes == 1
-                and bool(games.get_column("result_code").is_in(_BYE_CODES).any())
-            )
+            or (_BARE_DASH.match(entry) and dash_is_cut)
         ):
             value = entry.strip()
             reason = (
                 f"stops in the middle of round {block + 1}'s entry ('{value}', "
                 f"columns {start + 1}-{start + 8})"
             )
-    else:
-        others = p001.filter(pl.col("line_no") != line_no)
-        others_have_points = bool(
-            others.select((_field(81, 4).str.strip_chars() != "").any()).item() or False
+    elif length < 81 and rounds > 0 and others_have_points:
+        reason = (
+            f"stops at column {length}, before the points (columns 81-84) and the round "
+            "entries the other player lines give"
         )
-        if length < 81 and rounds > 0 and others_have_points:
-            reason = (
-                f"stops at column {length}, before the points (columns 81-84) and the round "
-                "entries the other player lines give"
-            )
     entries = max(0, (length - first + _ROUND_WIDTH - 1) // _ROUND_WIDTH)
-    if reason is None and entries < rounds:
-        mine = players.filter(pl.col("line_no") == line_no)
-        points = mine.get_column("points")[0] if mine.height else None
-        held = float(games.filter(pl.col("line_no") == line_no).get_column("score").sum())
-        if points is not None and points > held + 1e-6:
-            value = f"{points:.1f}"
-            reason = (
-                f"holds {entries} of the {rounds} rounds, and its points column says {points:.1f} "
-                f"where its results add up to {held:.1f}"
-            )
-    if reason is None:
-        return []
-    return [
-        _problem(
-            line_no,
-            "player line",
-            value,
-            f"the file looks truncated: its last line (line {line_no}) {reason}; the players "
-            "and rounds after it may be missing: deliver the whole file",
-            ERROR,
+    if reason is None and entries < rounds and points is not None and points > held + 1e-6:
+        value = f"{points:.1f}"
+        reason = (
+            f"holds {entries} of the {rounds} rounds, and its points column says {points:.1f} "
+            f"where its results add up to {held:.1f}"
         )
-    ]
+    if reason is None:
+        return None
+    return _problem(
+        line_no,
+        "player line",
+        value,
+        f"the file looks truncated: its last line (line {line_no}) {reason}; the players "
+        "and rounds after it may be missing: deliver the whole file",
+        ERROR,
+    )
 
 
 def _result_given_by_opponent(games: pl.DataFrame, line_no: int, rnd: int) -> bool:
@@ -1077,6 +1262,20 @@ def _result_given_by_opponent(games: pl.DataFrame, line_no: int, rnd: int) -> bo
     return theirs.height == 0 or theirs.get_column("result_code")[0] != ""
 
 
+# rounds a packed seat holds: more would take a player line of ten million characters
+_SEAT_ROUNDS = 1 << 20
+
+
+def _seat(number: str) -> pl.Expr:
+    """A file, start number (or opponent) and round as one number unique in the batch (a
+    start number has at most 4 digits, a round is under _SEAT_ROUNDS)."""
+    return (
+        (pl.col(FILE).cast(pl.Int64) * (1 << 40))
+        + (pl.col(number).cast(pl.Int64) * _SEAT_ROUNDS)
+        + pl.col("round").cast(pl.Int64)
+    ).alias("_seat")
+
+
 def _pairing_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.DataFrame]:
     """Opponents that do not exist, self-pairings, one-sided pairings, clashing results.
 
@@ -1084,10 +1283,10 @@ def _pairing_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.Dat
     row, and that row must name me back with the complementary result.
     """
     paired = games.filter(pl.col("opponent").is_not_null())
-    known = players.select(pl.col("start_number").alias("opponent")).unique()
+    known = players.select(_key("start_number")).to_series().implode()
     me, opp, rnd = pl.col("start_number"), pl.col("opponent"), pl.col("round")
 
-    missing = paired.join(known, on="opponent", how="anti")
+    missing = paired.filter(~_key("opponent").is_in(known))
     problems = [
         _flag(
             missing,
@@ -1109,14 +1308,34 @@ def _pairing_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.Dat
         ),
     ]
 
-    mirror = games.unique(subset=["start_number", "round"], keep="first").select(
-        pl.col("start_number").alias("opponent"),
-        "round",
+    # a file's games are one per start number and round, unless it repeats a start number
+    repeats = bool(players.select(pl.struct(FILE, "start_number").is_duplicated().any()).item())
+    mirror = (
+        games.unique(subset=[FILE, "start_number", "round"], keep="first") if repeats else games
+    )
+    their_columns = [
         pl.col("opponent").alias("their_opponent"),
         pl.col("result_code").alias("their_code"),
         pl.col("color").alias("their_color"),
+        pl.lit(True).alias("_mirrored"),
+    ]
+    mine = paired.filter(opp != me)
+    last_round = games.get_column("round").max()
+    if last_round is None or int(last_round) < _SEAT_ROUNDS:  # type: ignore[arg-type]
+        # one number for the three columns: a join on it is half as long
+        mine = mine.with_columns(_seat("opponent"))
+        mirror = mirror.select(_seat("start_number"), *their_columns)
+        on = ["_seat"]
+    else:  # more rounds than the number holds (no file has them)
+        mirror = mirror.select(
+            FILE, pl.col("start_number").alias("opponent"), "round", *their_columns
+        )
+        on = [FILE, "opponent", "round"]
+    joined = (
+        mine.join(mirror, on=on, how="left", maintain_order="left")
+        .filter(pl.col("_mirrored").is_not_null())
+        .drop("_mirrored", *(name for name in on if name == "_seat"))
     )
-    joined = paired.filter(opp != me).join(mirror, on=["opponent", "round"], how="inner")
     theirs = pl.col("their_opponent")
     problems.append(
         _flag(
@@ -1171,29 +1390,25 @@ def _pairing_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.Dat
     return problems
 
 
-def _points_problems(games: pl.DataFrame, players: pl.DataFrame) -> list[pl.DataFrame]:
-    if games.height == 0:
-        totals = players.select("start_number", "line_no", "points").with_columns(total=pl.lit(0.0))
-    else:
-        sums = games.group_by("line_no").agg(total=pl.col("score").sum())
-        totals = players.join(sums, on="line_no", how="left").with_columns(
-            pl.col("total").fill_null(0.0)
-        )
-    return [
-        _flag(
-            totals,
-            pl.col("points").is_not_null() & ((pl.col("points") - pl.col("total")).abs() > 1e-6),
-            "points",
+def _points_problems(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+    at_line = [FILE, "line_no"]
+    sums = games.group_by(at_line).agg(total=pl.col("score").sum())
+    totals = players.join(sums, on=at_line, how="left", maintain_order="left").with_columns(
+        pl.col("total").fill_null(0.0)
+    )
+    return _flag(
+        totals,
+        pl.col("points").is_not_null() & ((pl.col("points") - pl.col("total")).abs() > 1e-6),
+        "points",
+        pl.col("points"),
+        pl.format(
+            "player {}: points column says {} but the round results add up to {}",
+            pl.col("start_number"),
             pl.col("points"),
-            pl.format(
-                "player {}: points column says {} but the round results add up to {}",
-                pl.col("start_number"),
-                pl.col("points"),
-                pl.col("total"),
-            ),
-            WARNING,
-        )
-    ]
+            pl.col("total"),
+        ),
+        WARNING,
+    )
 
 
 # --------------------------------------------------------------------------- national
@@ -1212,24 +1427,26 @@ def _national(
         & pl.col("text").str.slice(4, 4).str.strip_chars().str.contains(r"^[0-9]+$")
     )
     if nat.height == 0:
-        return _empty(NATIONAL_SCHEMA), []
-    birth_date, _, birth_status = birth_date_exprs(_field(70, 10))
-    raw = nat.with_columns(
-        federation_code=pl.col("rid"),
-        start_number=_int(_field(5, 4), pl.Int32()),
-        national_id=_blank_to_null(_field(58, 11)),
-        rating_raw=_field(49, 4).str.strip_chars(),
-        classification=_blank_to_null(_field(11, 3)),
-        name=_field(15, 33).str.strip_chars(),
-        birth_raw=_field(70, 10).str.strip_chars(),
-        birth_date=birth_date,
-        birth_status=birth_status,
-    ).with_columns(national_rating=_int(pl.col("rating_raw"), pl.Int32()))
-    known = players.select("start_number").unique()
+        return _empty(_batch(NATIONAL_SCHEMA)), []
+    raw = (
+        with_birth_dates(nat, _field(70, 10), "birth_date", "_national_year", "birth_status")
+        .drop("_national_year")
+        .with_columns(
+            federation_code=pl.col("rid"),
+            start_number=_int(_field(5, 4), pl.Int32()),
+            national_id=_blank_to_null(_field(58, 11)),
+            rating_raw=_field(49, 4).str.strip_chars(),
+            classification=_blank_to_null(_field(11, 3)),
+            name=_field(15, 33).str.strip_chars(),
+            birth_raw=_field(70, 10).str.strip_chars(),
+        )
+        .with_columns(national_rating=_int(pl.col("rating_raw"), pl.Int32()))
+    )
+    known = players.select(_key("start_number")).to_series().implode()
     sn = pl.col("start_number")
     problems = [
         _flag(
-            raw.join(known, on="start_number", how="anti"),
+            raw.filter(~_key("start_number").is_in(known).fill_null(False)),
             pl.lit(True),
             "start number",
             sn,
@@ -1272,7 +1489,9 @@ def _national(
         )
         # Start number 0 names nobody (warned above as having no player line).
         .filter(pl.col("start_number") != 0)
-        .select(pl.col(name).cast(dtype) for name, dtype in NATIONAL_SCHEMA.items())
+        .select(
+            pl.col(FILE), *(pl.col(name).cast(dtype) for name, dtype in NATIONAL_SCHEMA.items())
+        )
     )
     return national, problems
 
@@ -1284,43 +1503,61 @@ def _national(
 SMALLEST_FIDE_ID = 100_000
 
 
-def _without_national_ids(players: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
-    """Players of an ICU export without the FIDE ids of its id column when every id there is
-    too small to be FIDE's: they are the Irish federation's (and the ratings beside them
-    too), and read as FIDE ids they would make FIDE-rated players of its players."""
-    ids = players.get_column("fide_id").drop_nulls()
-    if ids.len() == 0 or int(ids.max()) >= SMALLEST_FIDE_ID:  # type: ignore[arg-type]
+def _without_national_ids(
+    players: pl.DataFrame, krause: list[bool]
+) -> tuple[pl.DataFrame, list[tuple[int, _Found]]]:
+    """Players of an ICU export (``krause``: each file's format is) without the FIDE ids of
+    its id column when every id there is too small to be FIDE's: they are the Irish
+    federation's (and the ratings beside them too), and read as FIDE ids they would make
+    FIDE-rated players of its players."""
+    if not any(krause):
         return players, []
-    return players.with_columns(pl.lit(None, dtype=pl.Int64).alias("fide_id")), [
-        _problem(
-            None,
-            "FIDE id",
-            None,
-            f"the id column holds no FIDE id (all {ids.len()} are under {SMALLEST_FIDE_ID:,}): "
-            "an Irish ICU export, whose ids and ratings are the Irish federation's; the ids "
-            "are left out, the players are not FIDE-rated",
-            WARNING,
+    files = len(krause)
+    ids = players.filter(_each(krause)).filter(pl.col("fide_id").is_not_null())
+    counts = _per_file(ids, pl.len(), files, 0)
+    largest = _per_file(ids, pl.col("fide_id").max(), files, None)
+    national = [
+        krause[file] and counts[file] > 0 and int(largest[file]) < SMALLEST_FIDE_ID
+        for file in range(files)
+    ]
+    if not any(national):
+        return players, []
+    return players.with_columns(
+        pl.when(_each(national)).then(None).otherwise(pl.col("fide_id")).alias("fide_id")
+    ), [
+        (
+            file,
+            _problem(
+                None,
+                "FIDE id",
+                None,
+                f"the id column holds no FIDE id (all {counts[file]} are under "
+                f"{SMALLEST_FIDE_ID:,}): an Irish ICU export, whose ids and ratings are the Irish "
+                "federation's; the ids are left out, the players are not FIDE-rated",
+                WARNING,
+            ),
         )
+        for file in range(files)
+        if national[file]
     ]
 
 
 def _detect_format(
-    lines: pl.DataFrame, games: pl.DataFrame, national: pl.DataFrame, bare_dash: bool
+    header: _Header,
+    has_trf26_ids: bool,
+    has_national: bool,
+    has_bye_codes: bool,
+    has_extensions: bool,
+    bare_dash: bool,
 ) -> str:
     """Best-effort dialect name; it only labels the file, parsing does not depend on it."""
-    rids = set(lines.get_column("rid").unique().to_list())
-    if rids & set(_TRF26_IDS) or national.height > 0:
+    if has_trf26_ids or has_national:
         return "TRF-26"
-    codes = set(games.get_column("result_code").unique().to_list())
-    if codes & set(_BYE_CODES) or any(r.startswith("XX") for r in rids):
+    if has_bye_codes or has_extensions:
         return "TRF-16"
     # The Irish ICU exports write unknown byes as a bare "-" without result and use
     # two-digit-year dates; neither appears in files from FIDE-endorsed programs.
-    dates = [
-        lines.filter(pl.col("rid") == rid).get_column("text").str.slice(4).to_list()
-        for rid in ("042", "052")
-    ]
-    short = any(read_date(t).status == "ambiguous" for ts in dates for t in ts)
+    short = any(read_date(text).status == "ambiguous" for text in header.date_texts)
     if bare_dash or short:
         return "KRAUSE"
     return "TRF-06"
@@ -1352,30 +1589,32 @@ def _first_non_utf8(raw: bytes) -> tuple[int, int]:
     raise ValueError("the bytes are UTF-8")
 
 
-def parse_trf(raw: bytes) -> ParsedTrf:
-    """Parse one TRF file. Never raises on bad data: see ``problems``."""
-    problems: list[pl.DataFrame] = []
+def _decoded(raw: bytes) -> tuple[str, str, _Found | None]:
+    """The file's text (empty when it is no text), its encoding, and what its bytes say
+    about it."""
     text, encoding = decode_trf(raw)
     if not raw.strip():
-        problems.append(_problem(None, "file", None, "the file is empty", ERROR))
-        text = ""
-    elif b"\x00" in raw:
+        return "", encoding, _problem(None, "file", None, "the file is empty", ERROR)
+    if b"\x00" in raw:
         # Latin-1 decodes anything, so NUL bytes are the sign of a binary or UTF-16 file.
-        problems.append(
+        return (
+            "",
+            encoding,
             _problem(
                 None,
                 "file",
                 None,
                 "the file contains NUL bytes: it is a binary or UTF-16 file, not TRF text",
                 ERROR,
-            )
+            ),
         )
-        text = ""
-    elif encoding in ("latin-1", "cp1252") and _UTF8_SEQUENCE.search(raw):
+    if encoding in ("latin-1", "cp1252") and _UTF8_SEQUENCE.search(raw):
         # valid UTF-8 letters beside bytes that are not: a file edited in two encodings. Read as
         # Latin-1, each UTF-8 letter is two characters, shifting the columns after it
         line, byte = _first_non_utf8(raw)
-        problems.append(
+        return (
+            text,
+            encoding,
             _problem(
                 line,
                 "encoding",
@@ -1384,11 +1623,13 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 f"{encoding_name(encoding)}, a name with an accented letter is two characters "
                 "longer and the columns after it shift; save the whole file as UTF-8",
                 WARNING,
-            )
+            ),
         )
-    elif encoding == "cp850":
+    if encoding == "cp850":
         line, name = _first_accented_name(raw)
-        problems.append(
+        return (
+            text,
+            encoding,
             _problem(
                 line,
                 "encoding",
@@ -1397,10 +1638,12 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 "it; Windows-1252 would read Niccolò as Niccol•): read so; check the names, "
                 "and save the file as UTF-8",
                 WARNING,
-            )
+            ),
         )
-    elif encoding == "latin-1" and any("\x80" <= ch <= "\x9f" for ch in text):
-        problems.append(
+    if encoding == "latin-1" and any("\x80" <= ch <= "\x9f" for ch in text):
+        return (
+            text,
+            encoding,
             _problem(
                 None,
                 "encoding",
@@ -1409,23 +1652,66 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 "between 0x80 and 0x9F that none of them gives a letter): some letters in "
                 "names may be wrong",
                 WARNING,
-            )
+            ),
         )
+    return text, encoding, None
 
-    lines = pl.DataFrame(
-        {"text": text.split("\n") if text else []}, schema={"text": pl.String}
+
+def _lines(texts: list[str]) -> pl.DataFrame:
+    """Every line of every file of the batch: its file, text, number (1-based) and record id
+    (its first three characters)."""
+    split = [text.split("\n") if text else [] for text in texts]
+    counts = pl.DataFrame(
+        {FILE: range(len(split)), "_lines": [len(lines) for lines in split]},
+        schema={FILE: pl.Int32, "_lines": pl.Int64},
+    )
+    owners = (
+        counts.filter(pl.col("_lines") > 0)
+        .select(pl.col(FILE).repeat_by("_lines"))
+        .explode(FILE)
+        .get_column(FILE)
+    )
+    return pl.DataFrame(
+        {FILE: owners, "text": pl.Series(list(chain.from_iterable(split)), dtype=pl.String)}
     ).with_columns(
-        line_no=pl.int_range(1, pl.len() + 1, dtype=pl.Int32),
+        line_no=pl.int_range(1, pl.len() + 1, dtype=pl.Int32).over(FILE),
         rid=pl.col("text").str.slice(0, 3),
     )
 
-    header = _read_header(lines)
-    problems += header.problems
-    start, end, date_problems = _dates(header, _round_dates(lines))
-    problems += date_problems
+
+def parse_trf(raw: bytes) -> ParsedTrf:
+    """Parse one TRF file. Never raises on bad data: see ``problems``."""
+    return parse_trf_files([raw])[0]
+
+
+def parse_trf_files(raws: Sequence[bytes]) -> list[ParsedTrf]:
+    """Parse many TRF files at once; each file's frames are those :func:`parse_trf` gives
+    for it alone. Every check runs once over the lines of all the files (a file's rows keep
+    its place in the batch until they are split off), so a delivery of a thousand ordinary
+    files costs about as much as a few of them parsed one by one."""
+    files = len(raws)
+    if files == 0:
+        return []
+    problems = _Problems()
+    decoded = [_decoded(raw) for raw in raws]  # one iteration per file
+    problems.found((file, found) for file, (_, _, found) in enumerate(decoded) if found)
+    texts = [text for text, _, _ in decoded]
+    lines = _lines(texts)
+
+    headers, round_lines = _read_headers(lines, files)
+    problems.found(
+        (file, found) for file, header in enumerate(headers) for found in header.problems
+    )
+    periods = [
+        _dates(header, _round_dates(line))
+        for header, line in zip(headers, round_lines, strict=True)
+    ]
+    problems.found(
+        (file, found) for file, (_, _, found_list) in enumerate(periods) for found in found_list
+    )
 
     p001 = lines.filter(pl.col("rid") == "001")
-    problems.append(
+    problems.flagged(
         _flag(
             lines,
             (pl.col("rid") != "001") & pl.col("text").str.contains(r"^\s+001\s"),
@@ -1435,66 +1721,113 @@ def parse_trf(raw: bytes) -> ParsedTrf:
             ERROR,
         )
     )
-    if p001.height == 0 and text:
-        problems.append(_problem(None, "file", None, "no player lines (001 records) found", ERROR))
+    player_lines = _per_file(p001, pl.len(), files, 0)
+    problems.found(
+        (file, _problem(None, "file", None, "no player lines (001 records) found", ERROR))
+        for file in range(files)
+        if player_lines[file] == 0 and texts[file]
+    )
 
     players, player_problems = _players(p001)
-    problems += player_problems
+    for found in player_problems:
+        problems.flagged(found)
 
-    usable = p001.join(players.select("line_no", "start_number"), on="line_no", how="inner")
-    games, game_problems, bare_dashes = _games(usable, _observed_rounds(p001))
-    problems += game_problems
+    usable = p001.join(
+        players.select(FILE, "line_no", "start_number"),
+        on=[FILE, "line_no"],
+        how="inner",
+        maintain_order="left",
+    )
+    games, game_problems, bare_dashes = _games(usable, _observed_rounds(p001, files), files)
+    for found in game_problems:
+        problems.flagged(found)
 
     # the rounds are those the player lines pair: a header's count says what was planned (a
     # typo, or a file cut short, would otherwise add rounds nobody played, and carry a small
     # tournament past a minimum number of rounds), and so do byes entered ahead
-    rounds = _paired_rounds(games)
-    problems += _round_count_problems(games, rounds, header)
-    games = games.filter(pl.col("round") <= rounds)
-    players, games, stand_in_problems = _without_bye_stand_ins(players, games)
-    problems += stand_in_problems
-    problems += _pairing_problems(games, players)
-    problems += _truncation_problems(lines, p001, players, games, rounds, bare_dashes)
+    rounds = _paired_rounds(games, files)
+    problems.found(_round_count_problems(games, rounds, headers))
+    games = games.filter(pl.col("round") <= _each(rounds))
+    players, games, stand_ins = _without_bye_stand_ins(players, games)
+    problems.flagged(stand_ins)
+    for found in _pairing_problems(games, players):
+        problems.flagged(found)
+    bye_codes = _per_file(games, pl.col("result_code").is_in(_BYE_CODES).any(), files, False)
+    problems.found(
+        _truncation_problems(lines, p001, players, games, rounds, bare_dashes, bye_codes)
+    )
     players, blank_points = _with_blank_points(players, games, p001)
-    problems += blank_points
-    problems += _points_problems(games, players)
+    problems.flagged(blank_points)
+    problems.flagged(_points_problems(games, players))
 
     national, national_problems = _national(lines, players)
-    problems += national_problems
+    for found in national_problems:
+        problems.flagged(found)
+    national_lines = _per_file(national, pl.len(), files, 0)
 
-    declared_players: int | None = None
-    if "062" in header.values:
+    declared: list[int | None] = [None] * files
+    declared_problems: list[tuple[int, _Found]] = []
+    # a loop over the files of the batch
+    for file, header in enumerate(headers):
+        if "062" not in header.values:
+            continue
         line_no, value = header.values["062"]
         if _is_count(value):
-            declared_players = int(value)
-            if declared_players != p001.height:
-                problems.append(
+            declared[file] = int(value)
+            if declared[file] != player_lines[file]:
+                declared_problems.append(
+                    (
+                        file,
+                        _problem(
+                            line_no,
+                            "number of players",
+                            value,
+                            f"the header declares {declared[file]} players but the file "
+                            f"has {player_lines[file]} player lines",
+                            WARNING,
+                        ),
+                    )
+                )
+        elif value:
+            declared_problems.append(
+                (
+                    file,
                     _problem(
                         line_no,
                         "number of players",
                         value,
-                        f"the header declares {declared_players} players but the file has "
-                        f"{p001.height} player lines",
+                        f"number of players '{value}' is not a count of players; ignored",
                         WARNING,
-                    )
-                )
-        elif value:
-            problems.append(
-                _problem(
-                    line_no,
-                    "number of players",
-                    value,
-                    f"number of players '{value}' is not a count of players; ignored",
-                    WARNING,
+                    ),
                 )
             )
+    problems.found(declared_problems)
 
-    has_records = p001.height > 0 or bool(header.values)
-    file_format = _detect_format(lines, games, national, bare_dashes > 0) if has_records else None
-    if file_format == "KRAUSE":
-        players, id_problems = _without_national_ids(players)
-        problems += id_problems
-    tournament = pl.DataFrame(
+    records = lines.group_by(FILE).agg(
+        pl.col("rid").is_in(_TEAM_IDS).any().alias("team"),
+        pl.col("rid").is_in(_TRF26_IDS).any().alias("trf26"),
+        pl.col("rid").str.starts_with("XX").any().alias("extensions"),
+    )
+    has = {name: [False] * files for name in ("team", "trf26", "extensions")}
+    for file, team, trf26, extensions in records.iter_rows():
+        has["team"][file], has["trf26"][file], has["extensions"][file] = team, trf26, extensions
+    formats = [
+        _detect_format(
+            header,
+            has["trf26"][file],
+            national_lines[file] > 0,
+            bye_codes[file],
+            has["extensions"][file],
+            bare_dashes[file] > 0,
+        )
+        if player_lines[file] > 0 or header.values
+        else None
+        for file, header in enumerate(headers)
+    ]
+    players, id_problems = _without_national_ids(players, [f == "KRAUSE" for f in formats])
+    problems.found(id_problems)
+
+    tournaments = pl.DataFrame(
         [
             {
                 "name": _header_text(header, "012"),
@@ -1502,33 +1835,37 @@ def parse_trf(raw: bytes) -> ParsedTrf:
                 "federation": _header_text(header, "032"),
                 "start_date": start,
                 "end_date": end,
-                "rounds": rounds,
-                "declared_players": declared_players,
+                "rounds": rounds[file],
+                "declared_players": declared[file],
                 "time_control": _header_text(header, "122"),
                 "time_control_line": _header_line(header, "122"),
                 "encoded_time_control": _header_text(header, "222"),
                 "encoded_time_control_line": _header_line(header, "222"),
                 "chief_arbiter": _header_text(header, "102"),
                 "tournament_type": _header_text(header, "092"),
-                "format": file_format,
-                "encoding": encoding,
-                "is_team": bool(lines.get_column("rid").is_in(_TEAM_IDS).any()),
+                "format": formats[file],
+                "encoding": decoded[file][1],
+                "is_team": has["team"][file],
             }
+            for file, (header, (start, end, _)) in enumerate(zip(headers, periods, strict=True))
         ],
         schema=TOURNAMENT_SCHEMA,
     )
-
-    problem_frame = (
-        pl.concat([_empty(PROBLEMS_SCHEMA), *problems], how="vertical")
-        .with_row_index("_order")
-        # Whole-file problems first, then in file order; stable within a line.
-        .sort([pl.col("line_no").is_not_null(), "line_no", "_order"])
-        .drop("_order")
-    )
-    return ParsedTrf(
-        tournament=tournament,
-        players=players,
-        games=games,
-        national=national,
-        problems=problem_frame,
-    )
+    return [
+        ParsedTrf(
+            tournament=tournaments.slice(file, 1),
+            players=file_players,
+            games=file_games,
+            national=file_national,
+            problems=file_problems,
+        )
+        for file, (file_players, file_games, file_national, file_problems) in enumerate(
+            zip(
+                _split(players, files, PLAYERS_SCHEMA),
+                _split(games, files, GAMES_SCHEMA),
+                _split(national, files, NATIONAL_SCHEMA),
+                problems.by_file(files),
+                strict=True,
+            )
+        )
+    ]

@@ -353,3 +353,32 @@ def test_a_registrys_lookups_are_built_once_per_frame() -> None:
         "100001",
         "100002",
     ]
+
+
+def test_lines_remembered_ahead_are_matched_as_alone(monkeypatch) -> None:
+    # an ingest matches every line of its inbox at once; each tournament's intake then looks
+    # its lines up: the same rows, columns and order as matching them alone, and a tournament
+    # with a line not remembered (or another registry) is matched as usual
+    from transforms.inputs import matching
+    from transforms.inputs.matching import remember_matches
+
+    registry = REGISTRY.clone()
+    one = _entries(
+        name=["Rossi Mario", "Stranger, Joe", "BIANCHI,  ANNA"],
+        fide_id=[2500001, None, None],
+        birth_date=[None, date(1999, 1, 1), date(1990, 5, 6)],
+    ).with_columns(pl.lit(1.5).alias("points"))
+    two = _entries(name=["Neri, Paolo", "Verdi, Luca"], birth_date=[date(1970, 1, 1), None])
+    alone = [match_players(entries, registry, NO_MERGES) for entries in (one, two)]
+    remember_matches(pl.concat([one, two], how="diagonal"), registry, NO_MERGES)
+    computed = matching._matched
+    with monkeypatch.context() as patched:  # looked up, not matched again
+        patched.setattr(matching, "_matched", None)
+        for entries, expected in zip((one, two), alone, strict=True):
+            assert match_players(entries, registry, NO_MERGES).equals(expected)
+    assert matching._matched is computed
+    other = _entries(name=["Rossi, Mario"], birth_date=[date(1980, 1, 2)])
+    assert match_players(other, registry, NO_MERGES).equals(
+        match_players(other, REGISTRY, NO_MERGES)
+    )
+    assert match_players(one, REGISTRY, NO_MERGES).equals(alone[0])

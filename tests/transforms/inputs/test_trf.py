@@ -27,7 +27,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.inputs.dates import birth_date_exprs, read_date, resolve_period, two_digit_year
+from transforms.inputs.dates import (
+    birth_date_exprs,
+    read_date,
+    resolve_period,
+    two_digit_year,
+    with_birth_dates,
+)
 from transforms.inputs.trf import (
     GAMES_SCHEMA,
     NATIONAL_SCHEMA,
@@ -37,6 +43,7 @@ from transforms.inputs.trf import (
     ParsedTrf,
     decode_trf,
     parse_trf,
+    parse_trf_files,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -978,6 +985,27 @@ def test_birth_date_exprs_statuses() -> None:
         (None, None, "blank"),
         (None, None, "blank"),
     ]
+
+
+def test_birth_dates_read_once_as_the_expressions_read_them() -> None:
+    texts = ["1987/00/00", "12.09.1967", "1991/02/30", "x", "  .  .", None, "1975.  .", "87/2/3"]
+    frame = pl.DataFrame({"t": texts})
+    d, y, s = birth_date_exprs(pl.col("t"))
+    assert with_birth_dates(frame, pl.col("t"), "d", "y", "s").equals(
+        frame.with_columns(d=d, y=y, s=s)
+    )
+
+
+def test_a_batch_of_files_parses_as_each_file_alone() -> None:
+    # an ingest parses every file of its inbox at once: each file gets the frames, and the
+    # problems in their order, that parsing it alone gives (an empty file and a file of no
+    # player line among them)
+    raws = [(TRF_DIR / name).read_bytes() for name in EXPECTED] + [b"", b"012 No players\n"]
+    alone = [parse_trf(raw) for raw in raws]
+    for together, one in zip(parse_trf_files(raws[::-1])[::-1], alone, strict=True):
+        for frame in ("tournament", "players", "games", "national", "problems"):
+            assert getattr(together, frame).equals(getattr(one, frame)), frame
+    assert parse_trf_files([]) == []
 
 
 # --------------------------------------------------------------------------- property
