@@ -60,6 +60,7 @@ FIDE_PLAYERS = 1_000_000
 FIDE_GAMES_A_YEAR = 10_000_000
 FIDE_YEARS = 10
 MACHINE_GB = 24
+HEADROOM = 0.8  # of the machine's memory a run may count on
 # every how many periods the plain loop is run beside the engine, by size
 LOOP_EVERY = {"1x": 1, "4x": 6, "8x": 12, "16x": 23, "1x-12y": 1}
 
@@ -239,12 +240,17 @@ def fide_projection(rows: list[Measured]) -> str:
     peak_mb = large.end_to_end_peak_mb + mb_per_period_game * (
         fide_per_period - large.games_per_period
     )
-    fits = "fits" if peak_mb / 1024 <= MACHINE_GB else "does not fit"
+    # a machine needs room beside the process: its system, DuckDB's buffers past the estimate
+    fits = (
+        "fits in"
+        if peak_mb / 1024 <= HEADROOM * MACHINE_GB
+        else f"does not fit, keeping {1 - HEADROOM:.0%} for the rest, in"
+    )
     return (
         f"FIDE ({FIDE_PLAYERS:,} players, {fide_games:,} games over {FIDE_YEARS} years, "
         f"{fide_per_period:,.0f} a quarterly period), projected from {small.size} and "
         f"{large.size}: end to end about {seconds / 60:.0f} min, peak memory about "
-        f"{peak_mb / 1024:.1f} GB: it {fits} in this machine's {MACHINE_GB} GB."
+        f"{peak_mb / 1024:.1f} GB: it {fits} this machine's {MACHINE_GB} GB."
     )
 
 
