@@ -1772,34 +1772,19 @@ def parse_trf_files(raws: Sequence[bytes]) -> list[ParsedTrf]:
         if "062" not in header.values:
             continue
         line_no, value = header.values["062"]
+        reason = None
         if _is_count(value):
             declared[file] = int(value)
             if declared[file] != player_lines[file]:
-                declared_problems.append(
-                    (
-                        file,
-                        _problem(
-                            line_no,
-                            "number of players",
-                            value,
-                            f"the header declares {declared[file]} players but the file "
-                            f"has {player_lines[file]} player lines",
-                            WARNING,
-                        ),
-                    )
+                reason = (
+                    f"the header declares {declared[file]} players but the file "
+                    f"has {player_lines[file]} player lines"
                 )
         elif value:
+            reason = f"number of players '{value}' is not a count of players; ignored"
+        if reason is not None:
             declared_problems.append(
-                (
-                    file,
-                    _problem(
-                        line_no,
-                        "number of players",
-                        value,
-                        f"number of players '{value}' is not a count of players; ignored",
-                        WARNING,
-                    ),
-                )
+                (file, _problem(line_no, "number of players", value, reason, WARNING))
             )
     problems.found(declared_problems)
 
