@@ -266,6 +266,8 @@ def _arbiter_ratings_out_of_range(
     (RULES.md §1.2: 1000 to 2800 by default): a 0 or a 99 is a slip, and would be the
     player's rating and move his opponents' numbers."""
     lowest, highest = era.arbiter_range
+    if matched.get_column("arbiter_rating").null_count() == matched.height:
+        return empty_problems()  # no rating given: most tournaments (a millisecond each)
     outside = matched.filter(
         pl.col("arbiter_rating").is_not_null()
         & ~pl.col("arbiter_rating").is_between(lowest, highest)
@@ -587,9 +589,18 @@ def _era_played(header: dict[str, object], rulebook: Rulebook | None) -> EloEra 
 
 
 def _tagged(problems: pl.DataFrame, source: str, file_name: str) -> pl.DataFrame:
+    # most of a tournament's dozen kinds of problem are none: tagging an empty frame cost a
+    # third of an intake (a quarter of a millisecond each, three seconds in 1,000 files)
+    if problems.height == 0:
+        return _NO_TAGGED_PROBLEMS
     return problems.cast(PROBLEM_SCHEMA).with_columns(  # type: ignore[arg-type]
         pl.lit(source).alias("source"), pl.lit(file_name).alias("file_name")
     )
+
+
+_NO_TAGGED_PROBLEMS = empty_problems().with_columns(
+    pl.lit("").alias("source"), pl.lit("").alias("file_name")
+)
 
 
 def build_intake(
