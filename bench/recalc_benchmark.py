@@ -258,6 +258,8 @@ def main() -> None:
     fsync_file(run_copy)
     print(f"recalculating {first} .. {last} end to end …", flush=True)
     flow_figures = run_flow(run_copy, first, last)
+    # the recalculation runs first: the process's peak so far is the replay's own
+    replay_peak_mb = _peak_memory_mb()
     print(f"engine alone{' and the plain loop' if not args.no_loop else ''} …", flush=True)
     engine_figures = run_engine_and_loop(run_copy, first, last, loop=not args.no_loop)
     figures = {
@@ -266,6 +268,7 @@ def main() -> None:
         **flow_figures,
         **engine_figures,
         "end_to_end_games_per_second": engine_figures["games"] / flow_figures["seconds"],
+        "end_to_end_peak_memory_mb": replay_peak_mb,
         "peak_memory_mb": _peak_memory_mb(),
         "warehouse_mb": run_copy.stat().st_size / 2**20,
     }
