@@ -52,5 +52,5 @@ def test_the_yardstick_refuses_what_it_does_not_know(tmp_path) -> None:
     write_history(warehouse, size)
     period = next(iter(period_inputs(warehouse, first, last)))
     logistic = replace(period.era, expected_method="logistic")
-    with pytest.raises(NotImplementedError, match="table method"):
+    with pytest.raises(ValueError, match="table method"):
         yardstick.prepare(period.players, period.entries, period.games, logistic)
