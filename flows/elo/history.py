@@ -142,7 +142,6 @@ class StreamedHistory:
         up_to: date,
         list_dates_per_read: int = LIST_DATES_PER_READ,
     ) -> None:
-        self.con = con
         self.system = system
         window = {"system": system, "up_to": up_to}
         receipts = assign_list_dates(
@@ -182,7 +181,6 @@ class StreamedHistory:
             for key, part in quarantined.partition_by("list_date", as_dict=True).items()
         }
         self.empty_quarantined = quarantined.drop("list_date").clear()
-        self.list_dates = list(list_dates)
         # the reads are made on a cursor of their own, which sees what is committed: every
         # tournament (a list run writes none before it reads them)
         self.cursor = con.cursor()
