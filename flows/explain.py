@@ -598,29 +598,16 @@ def _rubele_inputs(
     """The window's facts as :func:`transforms.rubele.lists.build_rubele_list` rates them, and
     the engine's inputs it builds from them (capitals, tournaments, entries, games).
 
-    The reads are :func:`flows.rubele.lists.read_rubele_facts`'s, and the preparation
-    ``build_rubele_list``'s, written again here: that module imports Prefect, which a read-only
-    verb does not load. Any drift between them shows as a refused explanation (every number is
-    checked against the stored list), never as a wrong one."""
+    The reads are :func:`flows.rubele.lists.read_rubele_facts`'s, written again here: that
+    module imports Prefect, which a read-only verb does not load; the preparation is the list's
+    own (:func:`transforms.rubele.lists.engine_inputs`). Any drift between the reads shows as a
+    refused explanation (every number is checked against the stored list), never as a wrong
+    one."""
     import polars as pl
 
     from flows.warehouse import query_frame, read_sql
     from transforms.inputs.registry import DatedSnapshots
-    from transforms.rubele.capitals import (
-        CAPITAL_COLUMNS,
-        ENTRY_COLUMNS,
-        GAME_COLUMNS,
-        KIND_COLUMN,
-        REACHED_COLUMN,
-        TOURNAMENT_COLUMNS,
-    )
-    from transforms.rubele.lists import (
-        RubeleFacts,
-        rated_window,
-        set_aside,
-        starting_capitals,
-        without_tournaments,
-    )
+    from transforms.rubele.lists import RubeleFacts, engine_inputs
 
     window = {"system": context.system, "after": context.after, "up_to": context.up_to}
     day = {"day": context.list_date}
@@ -652,28 +639,8 @@ def _rubele_inputs(
             },
         ),
     )
-    excluded = set_aside(facts, rulebook)
-    if excluded.height:
-        facts = without_tournaments(facts, excluded.get_column("tournament_id"))
-    rated = rated_window(facts, rulebook)
-    facts = rated.facts
-    start = starting_capitals(facts, rulebook)
-    game_columns = GAME_COLUMNS | (
-        {KIND_COLUMN: pl.Utf8()} if KIND_COLUMN in facts.games.columns else {}
-    )
-    capitals = pl.concat(
-        [
-            start.select(*CAPITAL_COLUMNS, REACHED_COLUMN),
-            rated.unrated_capitals.with_columns(pl.lit(None).alias(REACHED_COLUMN)),
-        ],
-        how="vertical_relaxed",
-    )
-    return facts, (
-        capitals.cast(CAPITAL_COLUMNS | {REACHED_COLUMN: pl.Int32()}),  # type: ignore[arg-type]
-        facts.tournaments.select(list(TOURNAMENT_COLUMNS)).cast(TOURNAMENT_COLUMNS),  # type: ignore[arg-type]
-        facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS),  # type: ignore[arg-type]
-        facts.games.select(list(game_columns)).cast(game_columns),  # type: ignore[arg-type]
-    )
+    prepared = engine_inputs(facts, rulebook)
+    return prepared.facts, prepared.frames
 
 
 def _rubele_differences(

@@ -643,6 +643,44 @@ def build_rubele_list(
     tournament ending before the variant is rated or at a validity its era does not know is set
     aside (``excluded``, with the reason): no capital, no activity. A player not rated in an
     era that rates only some categories gets no capital and no list row (``rated_window``)."""
+    prepared = engine_inputs(facts, rulebook)
+    facts, rated, start = prepared.facts, prepared.rated, prepared.start
+    result = apply_tournaments(*prepared.frames, rulebook)
+    rows = _list_rows(facts, rulebook, list_date, start, result)
+    variations = variation_notes(
+        result.variations.join(
+            facts.tournaments.select("tournament_id", "tournament_version", "validity"),
+            on="tournament_id",
+            how="left",
+        ),
+        rulebook,
+        rated.unrated_games,
+    )
+    era = rulebook.era_at(list_date)
+    return PublishedList(
+        rows=rows,
+        variations=variations,
+        rankings=rankings(ranking_input(rows, era, list_date)),  # type: ignore[arg-type]
+        excluded=prepared.excluded,
+    )
+
+
+@dataclass(frozen=True)
+class EngineInputs:
+    """A window's facts made ready for :func:`apply_tournaments`."""
+
+    facts: RubeleFacts  # the rated tournaments of the window, the players rated in them
+    excluded: pl.DataFrame  # tournaments set aside, with the reason
+    rated: RatedWindow
+    start: pl.DataFrame  # each player's capital at the window's start
+    # apply_tournaments' capitals, tournaments, entries and games, in its columns
+    frames: tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]
+
+
+def engine_inputs(facts: RubeleFacts, rulebook: RubeleRulebook) -> EngineInputs:
+    """Set aside the tournaments no era rates, leave out the players not rated, and give the
+    capitals at the start and the frames the wave engine takes (the list's computation and
+    ``graduatoria explain`` prepare a window the same way)."""
     excluded = set_aside(facts, rulebook)
     if excluded.height:
         facts = without_tournaments(facts, excluded.get_column("tournament_id"))
@@ -659,30 +697,13 @@ def build_rubele_list(
         ],
         how="vertical_relaxed",
     )
-    result = apply_tournaments(
+    frames = (
         capitals.cast(CAPITAL_COLUMNS | {REACHED_COLUMN: pl.Int32()}),  # type: ignore[arg-type]
         facts.tournaments.select(list(TOURNAMENT_COLUMNS)).cast(TOURNAMENT_COLUMNS),  # type: ignore[arg-type]
         facts.entries.select(list(ENTRY_COLUMNS)).cast(ENTRY_COLUMNS),  # type: ignore[arg-type]
         facts.games.select(list(game_columns)).cast(game_columns),  # type: ignore[arg-type]
-        rulebook,
     )
-    rows = _list_rows(facts, rulebook, list_date, start, result)
-    variations = variation_notes(
-        result.variations.join(
-            facts.tournaments.select("tournament_id", "tournament_version", "validity"),
-            on="tournament_id",
-            how="left",
-        ),
-        rulebook,
-        rated.unrated_games,
-    )
-    era = rulebook.era_at(list_date)
-    return PublishedList(
-        rows=rows,
-        variations=variations,
-        rankings=rankings(ranking_input(rows, era, list_date)),  # type: ignore[arg-type]
-        excluded=excluded,
-    )
+    return EngineInputs(facts, excluded, rated, start, frames)
 
 
 def imported_capitals(
