@@ -70,8 +70,8 @@ def problems_text(warehouse: str, chosen: ProblemFilter) -> str:
         rows = tournaments.filter(pl.col("status") == status)
         lines += ["", f"{title}: {rows.height}"]
         lines += [
-            f"  {tournament_id} ({system or 'no system'}, delivery {delivery}, received "
-            f"{received}): {reason}"
+            f"  {tournament_id} ({system or 'no system'}, delivery {delivery}, "
+            f"{f'received {received}' if received else 'no date of receipt'}): {reason}"
             for _, tournament_id, system, delivery, received, reason in rows.rows()
         ]
     lines += ["", f"Tournaments no list will rate: {unrated.height}"]

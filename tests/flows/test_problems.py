@@ -33,6 +33,8 @@ def test_problems_lists_quarantined_withdrawn_and_recorded_problems_with_filters
     )
     for tournament_id, _, _ in quarantined:
         assert f"  {tournament_id} (" in everything
+    # the demo's delivery row without a date of receipt says so, not "received None"
+    assert "no date of receipt)" in everything and "received None" not in everything
     assert f"Withdrawn tournaments: 1\n  {accepted} (" in everything
     assert "delivered twice under two ids" in everything
     assert f"Rejections recorded by the latest 100 runs that recorded any: {rejections}" in (
