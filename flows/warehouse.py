@@ -11,6 +11,14 @@ client that would open it read-write (the duckdb CLI's default), whose commits t
 otherwise drop; a run refuses to start while such a client has it open. A ``.wal`` left beside
 the live file by a client that did not close it (a crash) holds committed changes: the run folds
 it into the file before copying, so nothing is lost and no old log lies beside the new file.
+
+The copy costs the whole file, so a run keeps the file it replaced as a *standby*
+(``.warehouse.duckdb.standby``): the next run brings that older generation up to date with what
+the run before it added (the tables here are appended to, bar a few small ones that are copied
+whole) and writes in it, so a run costs what it and its predecessor changed, not the size of the
+warehouse. The standby is used only when both files are exactly as the last swap left them
+(``.warehouse.duckdb.standby.json`` records them) and nobody holds it open; otherwise the run
+copies the live file as before.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import json
 import os
 import re
 import time
@@ -90,6 +99,9 @@ class Warehouse:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path).resolve()
+        # how the last write began: "standby" (the previous generation brought up to date),
+        # "copy" (a copy of the whole live file) or "new" (no warehouse yet)
+        self.staged_from: str | None = None
 
     @property
     def lock_path(self) -> Path:
@@ -117,28 +129,31 @@ class Warehouse:
             _lock_writers(lock, self.path)
             # whoever left these is dead or finished: every writer holds the lock
             _remove_leftover_staging(self.path)
-            staging = self.path.with_name(f".{self.path.name}.staging-{os.getpid()}")
+            standby = Standby(self.path)
+            staging = standby.path
             live: _LiveFile | None = None
             writeback: Future[None] | None = None
             con: duckdb.DuckDBPyConnection | None = None
-            # the staging copy and its WAL hold the same people's data as the live file: no
+            staged = False  # the standby is this run's to drop if it stops
+            # the staging file and its WAL hold the same people's data as the live file: no
             # one may read them whom the live file keeps out
             umask = os.umask(0o022)
             os.umask(umask)
             try:
                 live = self._claim_live_file()
+                staged = True
                 if live is not None:
                     os.umask(umask | (0o077 & ~live.stat.st_mode))
-                    live.copy_to(staging)
-                    writeback = _start_writeback(staging)
-                try:
-                    con = duckdb.connect(str(staging), config=STORAGE_CONFIG)
-                except duckdb.Error as error:
-                    raise WarehouseError(
-                        f"cannot open warehouse {self.path}: {_first_line(error)}"
-                    ) from error
-                # migrations first, committed in the staging copy (still all-or-nothing: the
-                # copy is dropped on failure), so every connection to it sees the schema
+                    con = standby.open_up_to_date(live)
+                self.staged_from = "standby" if con is not None else "copy" if live else "new"
+                if con is None:
+                    standby.discard()
+                    if live is not None:
+                        live.copy_to(staging)
+                        writeback = _start_writeback(staging)
+                    con = _open_staging(staging, self.path)
+                # migrations first, committed in the staging file (still all-or-nothing: the
+                # file is dropped on failure), so every connection to it sees the schema
                 execute(con, "BEGIN TRANSACTION")
                 apply_migrations(con)
                 execute(con, "COMMIT")
@@ -152,15 +167,16 @@ class Warehouse:
                     live.give_permissions_to(staging)
                 fsync_file(staging)
                 self._check_nobody_else_wrote(live)
-                os.replace(staging, self.path)
+                standby.swap_in(live)
                 Warehouse.swaps_done += 1
             except BaseException:
                 # whatever stopped the run (a disk full during the copy, Ctrl-C): the live
-                # file is untouched and the staging copy goes
+                # file is untouched and the staging file goes
                 if con is not None:
                     con.close()
                 _finish_writeback(writeback)
-                _remove_database_files(staging)
+                if staged:
+                    standby.discard()
                 raise
             finally:
                 os.umask(umask)
@@ -617,3 +633,252 @@ def _finish_writeback(writeback: Future[None] | None) -> None:
     error there is the final sync's to report, as the copy is synced again before the swap."""
     if writeback is not None:
         writeback.exception()
+
+
+def _open_staging(staging: Path, live_path: Path) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(staging), config=STORAGE_CONFIG)
+    except duckdb.Error as error:
+        raise WarehouseError(f"cannot open warehouse {live_path}: {_first_line(error)}") from error
+
+
+# The tables that nothing updates or deletes from (tests/flows/test_warehouse_standby.py reads
+# sql/ and flows/ to hold them to it): the standby catches up on them by appending the rows the
+# live file has past its own. Every other table is small and is copied whole when it changed.
+APPEND_ONLY_TABLES = frozenset(
+    {
+        "tournament_entry",
+        "tournament_game",
+        "registry_player",
+        "registry_membership",
+        "fid_registry_player",
+        "fid_registry_membership",
+        "player_match",
+        "input_problem",
+        "raw_file",
+        "expected_score",
+        "list_entry",
+        "list_variation",
+        "list_ranking",
+        "list_diff",
+        "list_reconciliation_player",
+    }
+)
+
+FileIdentity = tuple[int, int, int, int]
+
+
+def _identity(stat: os.stat_result) -> FileIdentity:
+    """What tells one state of a file from another: its inode, size and last write."""
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+class Standby:
+    """The live file's previous generation, kept beside it to be written in by the next run.
+
+    After a swap the file it replaced is one run behind the live one. The next run brings it
+    up to date (:func:`catch_up`: the rows the live file has past its own, the small tables
+    that changed, the sequences) and writes in it instead of in a copy of the whole file.
+    It is trusted only when both files are exactly as the last swap left them (their inode,
+    size and last write are recorded beside them) and no connection of this process has it
+    open (another process's would make DuckDB refuse to open it read-write); otherwise the run
+    copies the live file. A run that stops half-way drops it, like the copy before it.
+    """
+
+    def __init__(self, live_path: Path) -> None:
+        self.live_path = live_path
+        self.path = live_path.with_name(f".{live_path.name}.standby")
+        self.record_path = live_path.with_name(f".{live_path.name}.standby.json")
+
+    def open_up_to_date(self, live: _LiveFile) -> duckdb.DuckDBPyConnection | None:
+        """A read-write connection to the standby made equal to ``live``, or None when it
+        cannot be trusted or taken (the caller copies the live file then)."""
+        if not self._as_recorded(live) or _open_in_this_process(self.path):
+            return None
+        # from here on the standby changes: a run that stops now leaves it unrecorded
+        self._forget()
+        try:
+            con = duckdb.connect(str(self.path), config=STORAGE_CONFIG)
+        except duckdb.Error:
+            return None  # another program still reads it (it was the live file until the swap)
+        try:
+            if catch_up(con, live.con):
+                return con
+        except duckdb.Error:
+            pass
+        con.close()
+        return None
+
+    def discard(self) -> None:
+        """Forget the standby and remove it (a copy of the live file takes its place)."""
+        self._forget()
+        _remove_database_files(self.path)
+
+    def swap_in(self, live: _LiveFile | None) -> None:
+        """Put the written standby in the live file's place, atomically, and keep the file it
+        replaces as the next standby (when the file system has hard links)."""
+        aside = self.live_path.with_name(f".{self.live_path.name}.staging-{os.getpid()}.previous")
+        kept = False
+        if live is not None:
+            aside.unlink(missing_ok=True)
+            try:
+                os.link(self.live_path, aside)
+                kept = True
+            except OSError:
+                pass
+        os.replace(self.path, self.live_path)
+        if not kept:
+            return
+        os.replace(aside, self.path)
+        # no longer what dashboards read: only this account needs it
+        os.chmod(self.path, 0o600)
+        record = {
+            "live": _identity(os.stat(self.live_path)),
+            "standby": _identity(os.stat(self.path)),
+        }
+        written = self.record_path.with_name(self.record_path.name + f".{os.getpid()}")
+        written.write_text(json.dumps(record), encoding="utf-8")
+        fsync_file(written)
+        os.replace(written, self.record_path)
+        _fsync_directory(self.live_path.parent)
+
+    def _as_recorded(self, live: _LiveFile) -> bool:
+        try:
+            record = json.loads(self.record_path.read_text(encoding="utf-8"))
+            standby = os.stat(self.path)
+        except (OSError, ValueError):
+            return False
+        if not isinstance(record, dict) or _wal_path(self.path).exists():
+            return False
+        return record.get("live") == list(_identity(live.stat)) and record.get("standby") == list(
+            _identity(standby)
+        )
+
+    def _forget(self) -> None:
+        if self.record_path.exists():
+            self.record_path.unlink()
+            _fsync_directory(self.live_path.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Put a directory's renames and removals on disk."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _open_in_this_process(path: Path) -> bool:
+    """Whether a descriptor of this process has the file open (a DuckDB connection that read
+    it when it was live). Record locks do not keep a process from itself, so this is asked
+    directly; where it cannot be (no /proc), the answer is yes."""
+    try:
+        target = os.stat(path)
+        descriptors = os.listdir("/proc/self/fd")
+    except OSError:
+        return True
+    for descriptor in descriptors:
+        try:
+            held = os.stat(f"/proc/self/fd/{descriptor}")
+        except OSError:
+            continue
+        if (held.st_dev, held.st_ino) == (target.st_dev, target.st_ino):
+            return True
+    return False
+
+
+def catch_up(standby: duckdb.DuckDBPyConnection, live: duckdb.DuckDBPyConnection) -> bool:
+    """Make ``standby`` hold what ``live`` holds, assuming it is an earlier state of it.
+
+    Returns False, leaving ``standby`` half done, when the two turn out not to be one history
+    (another schema, rows missing or changed where only appends were expected): the caller
+    then copies the live file instead. Every table is checked after it is brought up to date.
+    """
+    if _schema(standby) != _schema(live):
+        return False
+    for (table,) in execute(live, read_sql("queries/warehouse_tables.sql")):
+        if table in APPEND_ONLY_TABLES:
+            done = _append_missing_rows(standby, live, table)
+        else:
+            done = _copy_if_changed(standby, live, table)
+        if not done:
+            return False
+    return _advance_sequences(standby, live)
+
+
+def _schema(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+    return execute(con, read_sql("queries/warehouse_schema.sql"))
+
+
+def _append_missing_rows(
+    standby: duckdb.DuckDBPyConnection, live: duckdb.DuckDBPyConnection, table: str
+) -> bool:
+    """Append the rows ``live`` has past the standby's own; the rows both have must sit at the
+    same places (no gaps in either: nothing deletes from these tables)."""
+    held, held_last = execute(standby, f"SELECT count(*), max(rowid) FROM {table}")[0]
+    total, total_last = execute(live, f"SELECT count(*), max(rowid) FROM {table}")[0]
+    dense = (held_last if held else -1) == held - 1 and (total_last if total else -1) == total - 1
+    if not dense or held > total:
+        return False
+    if held and _row_hash(standby, table, held - 1) != _row_hash(live, table, held - 1):
+        return False
+    if held == total:
+        return True
+    missing = {"first": held}
+    delta = live.sql(
+        f"SELECT * FROM {table} WHERE rowid >= $first ORDER BY rowid", params=missing
+    ).to_arrow_table()
+    _insert_arrow(standby, table, delta)
+    fingerprint = (
+        f"SELECT count(*), sum(hash(x)) FROM (SELECT * FROM {table} WHERE rowid >= $first) x"
+    )
+    return execute(standby, fingerprint, missing) == execute(live, fingerprint, missing)
+
+
+def _row_hash(con: duckdb.DuckDBPyConnection, table: str, row: int) -> object:
+    return scalar(con, f"SELECT hash(x) FROM {table} x WHERE rowid = $row", {"row": row})
+
+
+def _copy_if_changed(
+    standby: duckdb.DuckDBPyConnection, live: duckdb.DuckDBPyConnection, table: str
+) -> bool:
+    """Replace a small table's rows with the live ones when they differ."""
+    fingerprint = f"SELECT count(*), sum(hash(x)) FROM {table} x"
+    expected = execute(live, fingerprint)
+    if execute(standby, fingerprint) == expected:
+        return True
+    execute(standby, f"DELETE FROM {table}")
+    _insert_arrow(standby, table, live.sql(f"SELECT * FROM {table}").to_arrow_table())
+    return execute(standby, fingerprint) == expected
+
+
+def _insert_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: object) -> None:
+    con.register("_caught_up_rows", rows)
+    try:
+        execute(con, f"INSERT INTO {table} BY NAME SELECT * FROM _caught_up_rows")
+    finally:
+        con.unregister("_caught_up_rows")
+
+
+def _advance_sequences(standby: duckdb.DuckDBPyConnection, live: duckdb.DuckDBPyConnection) -> bool:
+    """Draw from the standby's sequences as many values as the live ones drew since."""
+    sequences = read_sql("queries/warehouse_sequences.sql")
+    held = {name: (last, step) for name, last, step in execute(standby, sequences)}
+    for name, last, step in execute(live, sequences):
+        if name not in held or held[name][0] == last:
+            continue
+        before = held[name][0]
+        if last is None or step != 1 or (before is not None and before > last):
+            return False
+        draws = last - before if before is not None else last - _first_value(standby, name) + 1
+        execute(standby, f"SELECT max(nextval('{name}')) FROM range({draws})")
+    return execute(standby, sequences) == execute(live, sequences)
+
+
+def _first_value(con: duckdb.DuckDBPyConnection, name: str) -> int:
+    return int(
+        scalar(
+            con, "SELECT start_value FROM duckdb_sequences() WHERE sequence_name = $n", {"n": name}
+        )
+    )

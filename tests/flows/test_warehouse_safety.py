@@ -100,6 +100,10 @@ def _files(folder: Path) -> list[str]:
     return sorted(entry.name for entry in folder.iterdir())
 
 
+# a run that replaced a live file keeps it, and a record of both files, for the next run
+WITH_STANDBY = [".w.duckdb.standby", ".w.duckdb.standby.json", "w.duckdb", "w.duckdb.lock"]
+
+
 # --- someone else's write-ahead log, someone else's read-write connection ---------------------
 
 
@@ -116,7 +120,7 @@ def test_a_crashed_clients_wal_is_folded_in_and_never_left_beside_the_new_file(t
             "P-CLIENT",
         ]
         _merge(con, "P-FLOW")
-    assert _files(tmp_path) == ["w.duckdb", "w.duckdb.lock"]
+    assert _files(tmp_path) == WITH_STANDBY
     assert _merges(warehouse.path) == ["P-A", "P-CLIENT", "P-FLOW"]
     assert _merges(warehouse.path, read_only=False) == ["P-A", "P-CLIENT", "P-FLOW"]
 
@@ -139,7 +143,7 @@ con.close()
     with warehouse.transaction() as con:
         _merge(con, "P-FLOW")
     assert dashboard.wait(timeout=60) == 0
-    assert _files(tmp_path) == ["w.duckdb", "w.duckdb.lock"]
+    assert _files(tmp_path) == WITH_STANDBY
     assert _merges(warehouse.path) == ["P-A", "P-CLIENT", "P-FLOW"]
 
 
@@ -285,11 +289,14 @@ with Warehouse({str(warehouse.path)!r}).transaction() as con:
     # and one from a run whose staging copy had a log of its own
     (tmp_path / ".w.duckdb.staging-999999").write_bytes(b"half a copy")
     (tmp_path / ".w.duckdb.staging-999999.wal").write_bytes(b"its log")
-    left = [name for name in _files(tmp_path) if name.startswith(".w.duckdb.staging-")]
-    assert f".w.duckdb.staging-{killed.pid}" in left and len(left) >= 3
+    left = [name for name in _files(tmp_path) if name.startswith(".w.duckdb.")]
+    # the killed run wrote in the standby's place, and recorded nothing
+    assert ".w.duckdb.standby" in left and ".w.duckdb.standby.json" not in left
+    assert ".w.duckdb.staging-999999" in left
     with warehouse.transaction() as con:
         _merge(con, "P-FLOW")
-    assert _files(tmp_path) == ["w.duckdb", "w.duckdb.lock"]
+    assert warehouse.staged_from == "copy"
+    assert _files(tmp_path) == WITH_STANDBY
     assert _merges(warehouse.path) == ["P-A", "P-FLOW"]
 
 
@@ -324,14 +331,14 @@ def test_the_swap_keeps_the_live_files_mode_and_group(tmp_path, mode):
     assert _merges(warehouse.path) == ["P-A", "P-FLOW"]
 
 
-def test_the_staging_copy_is_as_private_as_the_live_file(tmp_path):
+def test_the_staging_file_is_as_private_as_the_live_file(tmp_path):
     warehouse = _warehouse(tmp_path)
     os.chmod(warehouse.path, 0o600)
     umask = os.umask(0o022)
     try:
         with warehouse.transaction() as con:
             _merge(con, "P-FLOW")
-            copies = [path for path in tmp_path.iterdir() if ".staging-" in path.name]
+            copies = [path for path in tmp_path.iterdir() if ".standby" in path.name]
             modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in copies}
     finally:
         os.umask(umask)
