@@ -98,6 +98,8 @@ class BackgroundPublisher:
         self.last: WrittenList | None = None
         self.progress = Progress(total)
         self.failure: BaseException | None = None
+        # the eras whose expected scores this replay found or wrote (see write_list)
+        self.scores_held: set[tuple[str, str, date]] = set()
 
     def __enter__(self) -> BackgroundPublisher:
         return self
@@ -140,7 +142,14 @@ class BackgroundPublisher:
             context = replace(context, previous_revision=last.revision)
         report = list_report(context, closed.facts, published)
         written = write_list(
-            self.con, self.run, context, published, report, self.rows, self.in_force
+            self.con,
+            self.run,
+            context,
+            published,
+            report,
+            self.rows,
+            self.in_force,
+            self.scores_held,
         )
         self.last = written
         # a scenario's list is compared with the official one even when the replay left it

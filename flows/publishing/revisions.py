@@ -91,11 +91,14 @@ def write_list(
     report: str,
     rows: BatchedInserts | None = None,
     in_force: Mapping[date, tuple[int, str]] | None = None,
+    scores_held: set[tuple[str, str, date]] | None = None,
 ) -> WrittenList:
     """Write the list as a new revision unless the revision in force says the same; its rows go
     through ``rows`` (a recalculation batches them; by default they are written at once).
     ``in_force``: the revision and content hash in force of each list date, when the caller
-    read them all at once (a replay); otherwise this list's is read here."""
+    read them all at once (a replay); otherwise this list's is read here. ``scores_held``: the
+    eras whose expected scores a replay knows the warehouse holds (see
+    :func:`record_expected_scores`)."""
     rows = rows if rows is not None else BatchedInserts(con)
     key = {"system": context.system, "scenario": context.scenario, "list_date": context.list_date}
     if in_force is None:
@@ -105,7 +108,7 @@ def write_list(
     fingerprint = content_hash(context, published)
     # also for a list written again unchanged: one written before the game_calculation view
     # gets what the view reads of its rulebook
-    record_expected_scores(con, context, published)
+    record_expected_scores(con, context, published, scores_held)
     if current and current[0][1] == fingerprint:
         # same list from these inputs: record that the revision in force is current for them
         execute(
@@ -148,23 +151,34 @@ def write_list(
 
 
 def record_expected_scores(
-    con: duckdb.DuckDBPyConnection, context: PeriodContext, published: PublishedList
+    con: duckdb.DuckDBPyConnection,
+    context: PeriodContext,
+    published: PublishedList,
+    known: set[tuple[str, str, date]] | None = None,
 ) -> None:
     """The engines' expected score of one game at each difference, for the rulebook and era(s)
     a list was computed under (one era for an FSI list; those of its tournaments for a draughts
     list), unless the warehouse holds them: what the ``game_calculation`` view reads instead
     of storing a row per game (docs/WAREHOUSE.md). A few thousand rows, once per rulebook and
-    era; a small query per list otherwise."""
+    era; a small query per list otherwise, unless ``known`` (system, rulebook hash, era) says
+    the warehouse holds them: a replay keeps it across its lists, whose one writer it is, and
+    saves a query per list (about 2.5 ms each on the publishing thread)."""
     key = {"system": context.system, "rulebook_hash": context.rulebook.content_hash}
-    held = {
-        row[0] for row in execute(con, read_sql("queries/explain/expected_score_eras.sql"), key)
-    }
     if isinstance(context.era, EloEra):
         eras = [context.era]
     else:
         used = set(published.variations.get_column("era_from").drop_nulls().to_list())
         eras = [era for era in context.rulebook.eras if era.effective_from in used]
+    ids = {(context.system, key["rulebook_hash"], era.effective_from) for era in eras}
+    if known is not None and ids <= known:
+        return
+    held = {
+        row[0] for row in execute(con, read_sql("queries/explain/expected_score_eras.sql"), key)
+    }
     missing = [era for era in eras if era.effective_from not in held]
+    if known is not None:
+        # held now, or once the inserts below are done (a failed one fails the replay)
+        known |= ids
     if not missing:
         return
     rules, scores = [], []

@@ -23,7 +23,7 @@ class Context:
 def _publisher(
     monkeypatch, written: list, release: threading.Event
 ) -> recalculate.BackgroundPublisher:
-    def write_list(con, run, context, published, report, rows, in_force):
+    def write_list(con, run, context, published, report, rows, in_force, scores_held):
         release.wait(timeout=10)
         written.append(context)
         return WrittenList(7, True, published, context)
