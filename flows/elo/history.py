@@ -184,6 +184,14 @@ class StreamedHistory:
         # the reads are made on a cursor of their own, which sees what is committed: every
         # tournament (a list run writes none before it reads them)
         self.cursor = con.cursor()
+        # the replay's tournaments, found once: each read joins them instead of the view of
+        # latest versions, which would go through every version of every system each time
+        self.cursor.register(
+            "replay_tournament",
+            query_frame(
+                self.cursor, read_sql("queries/lists/history_tournaments.sql"), window
+            ).to_arrow(),
+        )
         nothing = {table: (0, -1, 0) for table in ("entry", "game")}
         self.nothing = self._keyed(self._read(HistoryRead((), date.min, date.min, nothing)))
         self.reader = ThreadPoolExecutor(max_workers=1)
@@ -201,6 +209,7 @@ class StreamedHistory:
     def close(self) -> None:
         """Stop the reading thread and close the cursor."""
         self.reader.shutdown(wait=True, cancel_futures=True)
+        self.cursor.unregister("replay_tournament")
         self.cursor.close()
 
     def played_before(
@@ -277,7 +286,7 @@ class StreamedHistory:
         return self.quarantined.get(day, self.empty_quarantined)
 
     def _window(self, read: HistoryRead) -> dict[str, object]:
-        return {"system": self.system, "after": read.after, "up_to": read.up_to}
+        return {"after": read.after, "up_to": read.up_to}
 
     def _located(self, read: HistoryRead, table: str, query: str) -> pl.DataFrame:
         """The rows of ``query`` for ``read``, looked for within the row ids of ``table`` that
