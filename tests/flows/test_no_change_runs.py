@@ -30,19 +30,19 @@ def _never(what: str) -> Callable[..., Any]:
     return called
 
 
-def _count_copies(monkeypatch) -> list[Path]:
-    """The staging copies of the warehouse the runs make from now on."""
-    from flows.warehouse import _LiveFile
+def _count_writes(monkeypatch) -> list[Path]:
+    """The files the runs swap in for the warehouse from now on (a write each)."""
+    from flows.warehouse import Standby
 
-    copies: list[Path] = []
-    original = _LiveFile.copy_to
+    swapped: list[Path] = []
+    original = Standby.swap_in
 
-    def copy_to(self: _LiveFile, target: Path) -> None:
-        copies.append(target)
-        original(self, target)
+    def swap_in(self: Standby, live: object) -> None:
+        swapped.append(self.path)
+        original(self, live)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_LiveFile, "copy_to", copy_to)
-    return copies
+    monkeypatch.setattr(Standby, "swap_in", swap_in)
+    return swapped
 
 
 def _lists(warehouse: Path | str) -> dict[str, list[tuple]]:
@@ -92,7 +92,7 @@ def test_an_unchanged_quarterly_computes_nothing_and_writes_only_its_run_record(
     lists = _lists(published)
     runs = _runs(published)
 
-    copies = _count_copies(monkeypatch)
+    writes = _count_writes(monkeypatch)
     monkeypatch.setattr(flows.elo.lists, "read_period", _never("read_period"))
     again = quarterly_flow("elo_italia", july, str(published))
 
@@ -117,9 +117,9 @@ def test_an_unchanged_quarterly_computes_nothing_and_writes_only_its_run_record(
         "code of the lists",
         f"inputs of the elo_italia list of {july}",
     ]
-    # the warehouse was copied once, to write the record: no other program may write the
+    # the warehouse was written once, to write the record: no other program may write the
     # live file while dashboards read it
-    assert len(copies) == 1
+    assert len(writes) == 1
 
 
 def test_a_list_last_computed_by_other_code_is_computed_again(published, monkeypatch):
@@ -190,14 +190,14 @@ def test_a_replay_of_current_lists_computes_nothing(published, monkeypatch):
     from flows.elo.recalculate import recalculate_flow
 
     lists = _lists(published)
-    copies = _count_copies(monkeypatch)
+    writes = _count_writes(monkeypatch)
     with monkeypatch.context() as patch:
         patch.setattr(flows.elo.recalculate, "StreamedHistory", _never("StreamedHistory"))
         counts = recalculate_flow(
             "elo_italia", str(published), date(SEASON, 4, 1), date(SEASON, 7, 1)
         )
     assert counts == {"lists": 2, "new_revisions": 0, "players_changed": 0}
-    assert _lists(published) == lists and len(copies) == 1
+    assert _lists(published) == lists and len(writes) == 1
     flow, status, _, checksums, report = _runs(published)[-1]
     assert (flow, status) == ("recalculate", "succeeded")
     assert sorted(json.loads(checksums)) == [
