@@ -101,6 +101,7 @@ def rulebooks() -> tuple[Path, Path]:
     line = "{ games_below = 30, k = 30 }"
     assert line in text
     paths = []
+    OUT.mkdir(parents=True, exist_ok=True)
     for k in (30, 31):
         path = OUT / f"elo_italia_k{k}.toml"
         path.write_text(text.replace(line, f"{{ games_below = 30, k = {k} }}"), encoding="utf-8")
