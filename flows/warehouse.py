@@ -816,10 +816,9 @@ def _append_missing_rows(
 ) -> bool:
     """Append the rows ``live`` has past the standby's own; the rows both have must sit at the
     same places (no gaps in either: nothing deletes from these tables)."""
-    held, held_last = execute(standby, f"SELECT count(*), max(rowid) FROM {table}")[0]
-    total, total_last = execute(live, f"SELECT count(*), max(rowid) FROM {table}")[0]
-    dense = (held_last if held else -1) == held - 1 and (total_last if total else -1) == total - 1
-    if not dense or held > total:
+    held = int(scalar(standby, f"SELECT count(*) FROM {table}"))
+    total = int(scalar(live, f"SELECT count(*) FROM {table}"))
+    if held > total or not _dense(standby, table, held) or not _dense(live, table, total):
         return False
     if held and _row_hash(standby, table, held - 1) != _row_hash(live, table, held - 1):
         return False
@@ -834,6 +833,13 @@ def _append_missing_rows(
         f"SELECT count(*), sum(hash(x)) FROM (SELECT * FROM {table} WHERE rowid >= $first) x"
     )
     return execute(standby, fingerprint, missing) == execute(live, fingerprint, missing)
+
+
+def _dense(con: duckdb.DuckDBPyConnection, table: str, rows: int) -> bool:
+    """Whether the table's ``rows`` rows have the row ids 0 … rows - 1 (none is ``rows`` or
+    more: a scan of the last row group, where a full one would read them all)."""
+    beyond = f"SELECT count(*) FROM {table} WHERE rowid >= $rows"
+    return scalar(con, beyond, {"rows": rows}) == 0
 
 
 def _row_hash(con: duckdb.DuckDBPyConnection, table: str, row: int) -> object:

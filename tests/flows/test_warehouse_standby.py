@@ -226,6 +226,13 @@ def test_catching_up_refuses_a_standby_with_rows_the_live_file_lacks(tmp_path):
     assert catch_up(standby, live) is False
 
 
+def test_catching_up_refuses_an_append_only_table_with_a_row_deleted(tmp_path):
+    standby, live = _two_generations(tmp_path)
+    standby.execute("DELETE FROM input_problem WHERE problem_id = 'p0'")
+    _add_problem(standby, 7)  # as many rows again, one of them elsewhere
+    assert catch_up(standby, live) is False
+
+
 def test_catching_up_refuses_another_schema(tmp_path):
     standby, live = _two_generations(tmp_path)
     standby.execute("ALTER TABLE input_problem ADD COLUMN note VARCHAR")
