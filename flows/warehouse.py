@@ -167,8 +167,10 @@ class Warehouse:
                     live.give_permissions_to(staging)
                 fsync_file(staging)
                 self._check_nobody_else_wrote(live)
-                standby.swap_in(live)
+                aside = standby.set_aside(live)
+                os.replace(staging, self.path)
                 Warehouse.swaps_done += 1
+                standby.keep(aside)
             except BaseException:
                 # whatever stopped the run (a disk full during the copy, Ctrl-C): the live
                 # file is untouched and the staging file goes
@@ -714,33 +716,41 @@ class Standby:
         self._forget()
         _remove_database_files(self.path)
 
-    def swap_in(self, live: _LiveFile | None) -> None:
-        """Put the written standby in the live file's place, atomically, and keep the file it
-        replaces as the next standby (when the file system has hard links)."""
+    def set_aside(self, live: _LiveFile | None) -> Path | None:
+        """Give the live file a second name before the swap replaces it, so that it can become
+        the next standby (None: there is none, or the file system has no hard links)."""
+        if live is None:
+            return None
         aside = self.live_path.with_name(f".{self.live_path.name}.staging-{os.getpid()}.previous")
-        kept = False
-        if live is not None:
-            aside.unlink(missing_ok=True)
-            try:
-                os.link(self.live_path, aside)
-                kept = True
-            except OSError:
-                pass
-        os.replace(self.path, self.live_path)
-        if not kept:
+        aside.unlink(missing_ok=True)
+        try:
+            os.link(self.live_path, aside)
+        except OSError:
+            return None
+        return aside
+
+    def keep(self, aside: Path | None) -> None:
+        """After the swap: the file it replaced becomes the standby, recorded with the new live
+        file. The swap is done; nothing here may fail the run (without a standby, the next run
+        copies)."""
+        if aside is None:
             return
-        os.replace(aside, self.path)
-        # no longer what dashboards read: only this account needs it
-        os.chmod(self.path, 0o600)
-        record = {
-            "live": _identity(os.stat(self.live_path)),
-            "standby": _identity(os.stat(self.path)),
-        }
-        written = self.record_path.with_name(self.record_path.name + f".{os.getpid()}")
-        written.write_text(json.dumps(record), encoding="utf-8")
-        fsync_file(written)
-        os.replace(written, self.record_path)
-        _fsync_directory(self.live_path.parent)
+        try:
+            os.replace(aside, self.path)
+            # no longer what dashboards read: only this account needs it
+            os.chmod(self.path, 0o600)
+            record = {
+                "live": _identity(os.stat(self.live_path)),
+                "standby": _identity(os.stat(self.path)),
+            }
+            written = self.record_path.with_name(self.record_path.name + f".{os.getpid()}")
+            written.write_text(json.dumps(record), encoding="utf-8")
+            fsync_file(written)
+            os.replace(written, self.record_path)
+            _fsync_directory(self.live_path.parent)
+        except OSError:
+            with contextlib.suppress(OSError):
+                self.discard()
 
     def _as_recorded(self, live: _LiveFile) -> bool:
         try:

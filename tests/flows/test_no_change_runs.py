@@ -35,13 +35,13 @@ def _count_writes(monkeypatch) -> list[Path]:
     from flows.warehouse import Standby
 
     swapped: list[Path] = []
-    original = Standby.swap_in
+    original = Standby.keep
 
-    def swap_in(self: Standby, live: object) -> None:
+    def keep(self: Standby, aside: Path | None) -> None:
         swapped.append(self.path)
-        original(self, live)  # type: ignore[arg-type]
+        original(self, aside)
 
-    monkeypatch.setattr(Standby, "swap_in", swap_in)
+    monkeypatch.setattr(Standby, "keep", keep)
     return swapped
 
 
