@@ -189,20 +189,7 @@ def main() -> None:
             shutil.copyfile(source, national)
         national_at = ["--warehouse", str(national)]
         if not _has_lists(national):
-            print("publishing the national lists once (recalculate 1998-2020)…")
-            run(
-                [
-                    *CLI,
-                    "recalculate",
-                    "--system",
-                    "elo_italia",
-                    "--from",
-                    "1998-04-01",
-                    "--to",
-                    "2020-10-01",
-                    *national_at,
-                ]
-            )
+            publish_national_lists(national)
         national_quarterly = [
             *CLI,
             "quarterly",
@@ -241,6 +228,25 @@ def main() -> None:
     (OUT.parent / "cli_latency.json").write_text(
         json.dumps([{**asdict(item), "median": item.median} for item in measures], indent=2),
         encoding="utf-8",
+    )
+
+
+def publish_national_lists(warehouse: Path) -> None:
+    """Publish the national history's 91 lists into ``warehouse`` (a recalculation)."""
+    print("publishing the national lists once (recalculate 1998-2020)…", flush=True)
+    run(
+        [
+            *CLI,
+            "recalculate",
+            "--system",
+            "elo_italia",
+            "--from",
+            "1998-04-01",
+            "--to",
+            "2020-10-01",
+            "--warehouse",
+            str(warehouse),
+        ]
     )
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import duckdb
 
-from bench.cli_latency import CLI, REPO, rulebooks, run
+from bench.cli_latency import CLI, REPO, publish_national_lists, rulebooks, run
 from bench.recalc_benchmark import history_file
 
 OUT = REPO / "bench" / "out" / "writes"
@@ -44,22 +44,11 @@ def national_warehouse() -> Path:
     OUT.mkdir(parents=True, exist_ok=True)
     building = OUT / "national-building.duckdb"
     shutil.copyfile(source, building)
-    print("publishing the national lists once (recalculate 1998-2020)…", flush=True)
-    run(
-        [
-            *CLI,
-            "recalculate",
-            "--system",
-            "elo_italia",
-            "--from",
-            "1998-04-01",
-            "--to",
-            "2020-10-01",
-            "--warehouse",
-            str(building),
-        ]
-    )
+    publish_national_lists(building)
     building.replace(warehouse)
+    # the standby of the file's building name would never be used again
+    for leftover in OUT.glob(f".{building.name}.standby*"):
+        leftover.unlink()
     return warehouse
 
 

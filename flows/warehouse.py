@@ -608,7 +608,7 @@ def _holder(error: duckdb.Error) -> str:
 
 
 def fsync_file(path: Path) -> None:
-    """Put a file's written pages on disk."""
+    """Put a file's written pages on disk (a directory's: its renames and removals)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -747,7 +747,7 @@ class Standby:
             written.write_text(json.dumps(record), encoding="utf-8")
             fsync_file(written)
             os.replace(written, self.record_path)
-            _fsync_directory(self.live_path.parent)
+            fsync_file(self.live_path.parent)  # its renames and removals
         except OSError:
             with contextlib.suppress(OSError):
                 self.discard()
@@ -767,16 +767,7 @@ class Standby:
     def _forget(self) -> None:
         if self.record_path.exists():
             self.record_path.unlink()
-            _fsync_directory(self.live_path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Put a directory's renames and removals on disk."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+            fsync_file(self.live_path.parent)  # its renames and removals
 
 
 def _open_in_this_process(path: Path) -> bool:
