@@ -22,6 +22,7 @@ from transforms.elo.period import (
     PeriodResult,
     compute_period,
     engine_frames,
+    in_entry_order,
     key_seated_games,
 )
 from transforms.elo.rapid_letters import letter_label, letters_at_list, parse_labels
@@ -839,8 +840,12 @@ def entries_with_rounds(
 def keyed_period(entries: pl.DataFrame, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """One period's entries and its games by seat (``start_number``, ``opponent``), with the
     engine's integer keys numbered within the period: players and tournaments in id order, so
-    ``entry_key`` orders the entries by (player_id, tournament_id), as the entries come back.
-    The keys only need to agree within a period: the engine never carries them to the next."""
+    ``entry_key`` orders the entries by (player_id, tournament_id), as the entries come back,
+    and the games too: the engine sums each entry's games as one run of rows, without hashing
+    their keys. The sort costs about what the engine saves (0.22 s over the national bench's
+    91 periods), but here it runs on the history's read thread, overlapped with the engine and
+    the list building. The keys only need to agree within a period: the engine never carries
+    them to the next."""
     tournaments = entries.select("tournament_id").unique()
     keyed = entries.with_columns(
         (pl.col("player_id").rank("dense") - 1).cast(pl.Int32).alias("player_code"),
@@ -853,7 +858,7 @@ def keyed_period(entries: pl.DataFrame, games: pl.DataFrame) -> tuple[pl.DataFra
     ).sort("entry_key")
     codes = keyed.select("tournament_id", "tournament_code").unique("tournament_id")
     seated = games.join(codes, on="tournament_id", how="inner", maintain_order="left")
-    return keyed, key_seated_games(seated, keyed)
+    return keyed, in_entry_order(key_seated_games(seated, keyed))
 
 
 def last_played(*frames: pl.DataFrame) -> pl.DataFrame:

@@ -406,7 +406,31 @@ def with_keys(
         how="left",
     )
     _refuse_nulls(keyed_games, "opponent_code", "opponent_id")
+    # in entry key order, as the warehouse read gives them (:func:`in_entry_order`)
+    keyed_games = in_entry_order(keyed_games)
     return players.with_columns(codes.get_column("player_code")), keyed_entries, keyed_games
+
+
+def in_entry_order(games: pl.DataFrame) -> pl.DataFrame:
+    """``games`` sorted by ``entry_key`` (the rows of one key in their order), with the column
+    flagged sorted: the order in which the engine sums them fastest (:func:`_summed_by_entry`).
+
+    The sort is of one integer per game, the key above the row number, whose low bits then
+    give the permutation: a fraction of sorting the frame by the key (which moves every
+    column, the tournament ids' strings with them) or of an arg_sort. Where the two do not fit
+    in 62 bits (keys far apart at millions of games) the frame is sorted by the key."""
+    keys = games.get_column("entry_key")
+    if keys.is_sorted():
+        return games.with_columns(pl.col("entry_key").set_sorted())
+    lowest, highest = keys.min(), keys.max()
+    row_bits = max(games.height - 1, 1).bit_length()
+    if lowest is None or (int(highest) - int(lowest)).bit_length() + row_bits > 62:  # type: ignore[arg-type]
+        return games.sort("entry_key", maintain_order=True)
+    rows = pl.int_range(games.height, dtype=pl.Int64, eager=True)
+    # one thread: the warehouse read sorts on its own thread, beside the engine
+    packed = ((keys - lowest) * 2**row_bits + rows).sort(multithreaded=False)
+    ordered = games.gather(packed % 2**row_bits)
+    return ordered.with_columns(pl.col("entry_key").set_sorted())
 
 
 def key_seated_games(games: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
@@ -640,7 +664,8 @@ def _with_back(order: pl.DataFrame) -> pl.DataFrame:
     turns, a fraction of the sort an arg_sort of the turn costs."""
     turn = order.get_column("_turn")
     rows = pl.int_range(turn.len(), dtype=pl.UInt32, eager=True)
-    return order.with_columns(rows.clone().scatter(turn, rows).alias("_back"))
+    # a column added to the frame as it stands (a with_columns is a query)
+    return order.hstack([rows.clone().scatter(turn, rows).alias("_back")])
 
 
 def _turn_stages(entries: pl.DataFrame, era: EloEra) -> list[list[pl.Expr]]:
@@ -658,7 +683,8 @@ def _turn_stages(entries: pl.DataFrame, era: EloEra) -> list[list[pl.Expr]]:
     below_player = row_bits
     fields: list[tuple[pl.Expr, int]] = []
     for column in era.tournament_order[:-1]:
-        days = entries.get_column(column).to_physical()
+        # the physical integers (days for a date) by a cast: to_physical would be a query
+        days = entries.get_column(column).cast(pl.Int64)
         lowest, highest = days.min(), days.max()
         span = 0 if lowest is None else int(highest) - int(lowest) + 1  # type: ignore[arg-type]
         offset = pl.col(column).to_physical().cast(pl.Int64) - int(lowest or 0)  # type: ignore[arg-type]
@@ -726,6 +752,21 @@ def _protected(raw: pl.Expr, era: EloEra) -> pl.Expr:
 
 
 def _own_rating_stages(era: EloEra, wave: int) -> list[list[pl.Expr]]:
+    """:func:`_own_rating_expressions`, built once per era and wave (every period asks for
+    the first later wave's)."""
+    built = _own_rating_waves(era)
+    if wave not in built:
+        built[wave] = _own_rating_expressions(era, wave)
+    return built[wave]
+
+
+@per_era
+def _own_rating_waves(era: EloEra) -> dict[int, list[list[pl.Expr]]]:
+    """The stages of :func:`_own_rating_stages` built so far for ``era``, by wave."""
+    return {}
+
+
+def _own_rating_expressions(era: EloEra, wave: int) -> list[list[pl.Expr]]:
     """The own rating of each row of ``wave`` (``_own``; other rows: anything): the frozen
     rating plus the rounded sum of what the player's rows of the earlier waves applied (§1.4,
     winner protection applied), a running sum in turn order less the sum before the player's
@@ -807,7 +848,9 @@ def compute_period(
     gather by player code, and games meet their entries by an integer key. The players'
     state (with the close of those without a counted game) and the order of each player's
     tournaments are one call; all games, valued at the frozen ratings by a table per era and
-    summed by entry in one group_by, and the entries' sequence and groups are one query; only
+    summed by entry (running sums over each entry's run of games where they come in entry key
+    order, as the warehouse read gives them: :func:`in_entry_order`; else a group_by), and the
+    entries' sequence and groups are one query; only
     the entries of later waves (players over the group size) are valued again, wave by wave,
     on their own games; the variations and the close of the players with entries are the
     last call. A period's queries are few and their expressions staged: on frames of tens of
@@ -836,8 +879,13 @@ def compute_period(
     )
     by_code = _by_code(state, size)
     valued = (
-        keyed.lazy()
-        .select(*_entry_values(by_code), *(pl.lit(column) for column in order.get_columns()))
+        # the order's columns stand beside the entries' in one frame (no literal of each in
+        # the query; the entries may carry columns of their own, left out)
+        pl.DataFrame(
+            [*(keyed.get_column(name) for name in _ENTRY_VALUE_COLUMNS), *order.get_columns()]
+        )
+        .lazy()
+        .select(*_entry_values(by_code), *order.columns)
         .join(_entry_sums(games, by_code, era), on="entry_key", how="left", maintain_order="left")
     )
     # the first later wave's carried sums come with the rest (all they need is here)
@@ -858,16 +906,22 @@ def compute_period(
     return PeriodResult(ratings=_closed(state, closing), variations=variations)
 
 
+# the entries' columns :func:`_entry_values` reads
+_ENTRY_VALUE_COLUMNS = (
+    "tournament_id",
+    "player_id",
+    "entry_key",
+    "player_code",
+    "end_date",
+    "start_date",
+)
+
+
 def _entry_values(by_code: pl.DataFrame) -> list[pl.Expr | str]:
     """What an entry carries into the period: its ids and dates, and its player's K, frozen
     rating and FIDE flag (gathers by player code)."""
     return [
-        "tournament_id",
-        "player_id",
-        "entry_key",
-        "player_code",
-        "end_date",
-        "start_date",
+        *_ENTRY_VALUE_COLUMNS,
         _at(by_code, "k", "player_code").alias("k"),
         _at(by_code, "k_rule", "player_code").alias("k_rule"),
         _at(by_code, "frozen", "player_code").alias("own_rating"),
@@ -879,11 +933,11 @@ def _entry_values(by_code: pl.DataFrame) -> list[pl.Expr | str]:
 
 def _entry_sums(games: pl.DataFrame, by_code: pl.DataFrame, era: EloEra) -> pl.LazyFrame:
     """Every game of the period valued at the frozen ratings and summed by entry, in one
-    group_by: the games (``_played``), points won and expected, and capped games (a side no
-    player of the period has is found by :func:`_refuse_strays`). A game's player is its
-    entry's player (the keys say so), so whether its games count is the entry's FIDE flag: the
-    sums are split into counted and uncounted per entry (``_COUNTED_SPLIT``), not per game,
-    and no game is filtered."""
+    pass (:func:`_summed_by_entry`): the games (``_played``), points won and expected, and
+    capped games (a side no player of the period has is found by :func:`_refuse_strays`). A
+    game's player is its entry's player (the keys say so), so whether its games count is the
+    entry's FIDE flag: the sums are split into counted and uncounted per entry
+    (``_COUNTED_SPLIT``), not per game, and no game is filtered."""
     own = _at(by_code, "frozen", "player_code")
     opponent = _at(by_code, "frozen", "opponent_code")
     if era.expected_method == "average_opponent":
@@ -911,28 +965,97 @@ def _entry_sums(games: pl.DataFrame, by_code: pl.DataFrame, era: EloEra) -> pl.L
         )
     # per game: W in hundredths, the difference, its expectation (and whether it is capped,
     # where a cap is in force); per entry: the sums, W back in units (a multiplication on the
-    # entries, not on the games)
-    stages, _ = _per_game_expressions(era)
-    capped = era.difference_cap > 0
+    # entries, not on the games). W stays a float of whole hundredths: its sums are exact
+    # (far below 2**53), and a cast of every game is saved.
     frame = games.lazy().select(
         "entry_key",
-        (pl.col("score") * 100).round().cast(pl.Int64).alias("won"),
+        (pl.col("score") * 100).round().alias("won"),
         (own - opponent).alias("_difference"),
     )
+    ordered = games.get_column("entry_key").is_sorted()
+    won_units = (pl.col("won").cast(pl.Int64) * HUNDREDTH).alias("won_units")
+    packed = _packed_expected(era) if games.height <= PACKED_GAMES else None
+    if packed is not None:
+        return _summed_by_entry(
+            frame.with_columns(packed), [pl.col("won"), pl.col("_packed")], ordered=ordered
+        ).select(
+            "entry_key",
+            "_played",
+            won_units,
+            ((pl.col("_packed") % CAPPED_UNIT) * HUNDREDTH).alias("expected_units"),
+            (pl.col("_packed") // CAPPED_UNIT).cast(pl.Int32).alias("capped_games"),
+        )
+    stages, _ = _per_game_expressions(era)
+    capped = era.difference_cap > 0
     for stage in stages:
         frame = frame.with_columns(stage if capped else stage[:1])
+    summed = [
+        pl.col("won"),
+        pl.col("expected_units"),
+        *([pl.col("capped").cast(pl.Int32).alias("capped_games")] if capped else []),
+    ]
+    return _summed_by_entry(frame, summed, ordered=ordered).with_columns(
+        won_units,
+        *([] if capped else [pl.lit(0, dtype=pl.Int32).alias("capped_games")]),
+    )
+
+
+# A table method's expectation of a game is whole hundredths of a point, at most 100: a game's
+# expected hundredths and whether the cap applied to it go in one integer (the cap above the
+# hundredths), so that one sum per entry gives both. Exact while a period's expected
+# hundredths stay below CAPPED_UNIT (and its capped games far below 2**31): up to this many
+# games; a larger period sums them apart.
+CAPPED_UNIT = 2**32
+PACKED_GAMES = CAPPED_UNIT // 100 - 1
+
+
+@per_era
+def _packed_expected(era: EloEra) -> pl.Expr | None:
+    """For a table method, the gather giving each game's ``_packed`` (see ``CAPPED_UNIT``) from
+    its ``_difference``: the table of :func:`expected_by_difference` in hundredths, one
+    difference wider on each side (where the expectation is the limit's, as that table checks)
+    so that the clipped difference still tells a capped game. None for the logistic method,
+    whose expectations are not whole hundredths."""
+    limit, table = expected_by_difference(era)
+    expected = table.get_column("expected_units")
+    if era.expected_method == "logistic" or ((expected % HUNDREDTH) != 0).any():
+        return None
+    reach = limit + 1
+    differences = pl.int_range(-reach, reach + 1, dtype=pl.Int64, eager=True)
+    capped = (differences.abs() > era.difference_cap) & (era.difference_cap > 0)
+    packed = (
+        pl.concat([expected.head(1), expected, expected.tail(1)]) // HUNDREDTH
+        + capped.cast(pl.Int64) * CAPPED_UNIT
+    )
+    return pl.lit(packed).gather(pl.col("_difference").clip(-reach, reach) + reach).alias("_packed")
+
+
+def _summed_by_entry(frame: pl.LazyFrame, sums: list[pl.Expr], *, ordered: bool) -> pl.LazyFrame:
+    """Per ``entry_key`` of ``frame``'s rows: their number (``_played``) and the ``sums``.
+
+    Where the rows come ``ordered`` by entry key (the warehouse read gives them so:
+    :func:`in_entry_order`), an entry's rows are one run: its sums are running sums read at
+    the run's last row less the run before, no hashing (the games' group_by was a fifth of a
+    period: a hash of every game's key). Else a group_by."""
+    if not ordered:
+        return frame.group_by("entry_key").agg(
+            pl.len().cast(pl.Int32).alias("_played"), *(total.sum() for total in sums)
+        )
+    key = pl.col("entry_key")
+    names = ["_played", *(total.meta.output_name() for total in sums)]
     return (
-        frame.group_by("entry_key")
-        .agg(
-            pl.len().cast(pl.Int32).alias("_played"),
-            pl.col("won").sum(),
-            pl.col("expected_units").sum(),
-            *([pl.col("capped").sum().cast(pl.Int32).alias("capped_games")] if capped else []),
+        frame.select(
+            key,
+            pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).alias("_played"),
+            *(total.cum_sum() for total in sums),
+            key.ne_missing(key.shift(-1)).alias("_last"),
         )
-        .with_columns(
-            (pl.col("won") * HUNDREDTH).alias("won_units"),
-            *([] if capped else [pl.lit(0, dtype=pl.Int32).alias("capped_games")]),
+        .filter(pl.col("_last"))
+        .select(
+            key,
+            *(pl.col(name) - pl.col(name).shift(1, fill_value=0) for name in names),
         )
+        .with_columns(pl.col("_played").cast(pl.Int32))
     )
 
 
@@ -981,14 +1104,14 @@ def _refuse_strays(
         # games of no entry (or of an entry twice, refused below) are missing from the sums
         orphans = games.join(entries.select("entry_key"), on="entry_key", how="anti")
         unknown_sides += orphans.height
-    known = by_code.get_column("frozen").is_not_null()
+    frozen = by_code.get_column("frozen")
     for frame, code, name, unknown_count in (
         (entries, "player_code", "player_id", valued.get_column("k").null_count()),
         (games, "opponent_code", "opponent_id", unknown_sides),
         (games, "player_code", "player_id", unknown_sides),
     ):
         if unknown_count:
-            unknown = ~known.gather(frame.get_column(code)).fill_null(False)
+            unknown = ~frozen.is_not_null().gather(frame.get_column(code)).fill_null(False)
             if unknown.any():
                 stray = frame.filter(unknown).row(0, named=True)
                 named = repr(stray[name]) if name in stray else f"with code {stray[code]}"
@@ -1054,11 +1177,21 @@ def _valued_again(
     # rows, costs a query's worth of planning), and the games are summed by their entry's row
     keys = valued.get_column("entry_key").filter(these).filter(counts)
     at_key = pl.lit(keys).search_sorted(pl.col("entry_key"))
+    columns = ("entry_key", "score", "player_code", "opponent_code")
+    game_keys = games.get_column("entry_key")
+    if game_keys.is_sorted():
+        # games in entry key order (:func:`in_entry_order`): each entry's games are the run
+        # between two searches, gathered, rather than a look-up of every game's key
+        # (the searches in the query: a search on the series is a query of its own)
+        key = pl.col("entry_key")
+        runs = pl.int_ranges(
+            key.search_sorted(pl.lit(keys), "left"), key.search_sorted(pl.lit(keys), "right")
+        ).explode()
+        theirs = games.lazy().select(pl.col(name).gather(runs) for name in columns)
+    else:
+        theirs = games.lazy().select(columns).filter(pl.col("entry_key").is_in(keys.implode()))
     sums = _expected_sums(
-        games.lazy()
-        .select("entry_key", "score", "player_code", "opponent_code")
-        .filter(pl.col("entry_key").is_in(keys.implode()))
-        .select(
+        theirs.select(
             pl.lit(at.filter(counts)).gather(at_key).alias("_row"),
             pl.lit(own.filter(counts)).gather(at_key).alias("_own"),
             *_game_values(by_code)[:2],

@@ -4,7 +4,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.elo.period import key_seated_games
+from transforms.elo.period import in_entry_order, key_seated_games
 
 ENTRY_SCHEMA = {
     "tournament_code": pl.Int64,
@@ -99,3 +99,30 @@ def test_gathers_by_seat_give_what_the_joins_gave(history):
     expected = _by_joins(games, entries)
     columns = expected.columns
     assert keyed.select(columns).sort(columns).equals(expected.sort(columns))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    keys=st.lists(st.integers(-5, 5), max_size=40),
+    spread=st.sampled_from([1, 2**40, 2**59]),
+)
+def test_games_in_entry_order_are_a_stable_sort_by_entry_key(keys: list[int], spread: int):
+    """The engine's order of a period's games: by entry key, the games of one key in the order
+    given, the key flagged sorted; keys too far apart for the packed sort take the frame's."""
+    games = pl.DataFrame(
+        {
+            "tournament_id": [f"T{index % 3}" for index in range(len(keys))],
+            "score": [0.5 * (index % 3) for index in range(len(keys))],
+            "entry_key": [key * spread for key in keys],
+            "row": list(range(len(keys))),
+        },
+        schema={
+            "tournament_id": pl.Utf8,
+            "score": pl.Float64,
+            "entry_key": pl.Int64,
+            "row": pl.Int64,
+        },
+    )
+    ordered = in_entry_order(games)
+    assert ordered.equals(games.sort("entry_key", maintain_order=True))
+    assert ordered.get_column("entry_key").flags["SORTED_ASC"]

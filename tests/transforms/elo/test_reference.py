@@ -879,6 +879,44 @@ def test_warehouse_keys_give_the_same_numbers_as_string_ids(
         assert_frame_equal(by_ids.variations, by_keys.variations)
 
 
+@pytest.mark.parametrize("era", [ERA_1998, ERA_2009], ids=["1998", "2009"])
+def test_games_in_entry_order_give_the_numbers_of_games_in_any_order(
+    engine: ModuleType, era: EloEra
+) -> None:
+    """The engine sums the games of each entry as a run where they come in entry key order
+    (as the history read gives them) and by a group_by otherwise: the same numbers."""
+    for seed in range(12):
+        players, entries, games = warehouse_keys(*random_period(seed).frames(), seed)
+        ordered = engine.in_entry_order(games)
+        assert ordered.get_column("entry_key").is_sorted()
+        assert_frame_equal(
+            ordered, games.sort("entry_key", maintain_order=True), check_row_order=True
+        )
+        in_order = engine.compute_period(players, entries, ordered, era)
+        shuffled = engine.compute_period(players, entries, games, era)
+        assert_frame_equal(in_order.ratings, shuffled.ratings)
+        assert_frame_equal(in_order.variations, shuffled.variations)
+
+
+def test_games_in_entry_order_without_an_entry_are_refused(engine: ModuleType) -> None:
+    """A counted game whose entry is missing, and two entries with one key, are refused when
+    the games come in entry key order too."""
+    players, entries, games = warehouse_keys(*random_period(5).frames(), 5)
+    ordered = engine.in_entry_order(games)
+    # the entry of the first counted game, gone
+    counted = ordered.join(
+        players.filter(pl.col("fide_start").is_null()).select("player_code"), on="player_code"
+    )
+    lost = counted.get_column("entry_key")[0]
+    with pytest.raises(ValueError, match="has no entry"):
+        engine.compute_period(
+            players, entries.filter(pl.col("entry_key") != lost), ordered, ERA_2009
+        )
+    first = entries.filter(pl.col("entry_key") == ordered.get_column("entry_key")[0])
+    with pytest.raises(ValueError, match="cannot play twice in a tournament"):
+        engine.compute_period(players, pl.concat([entries, first]), ordered, ERA_2009)
+
+
 def test_a_code_outside_the_period_is_refused(engine: ModuleType) -> None:
     period = random_period(3)
     players, entries, games = warehouse_keys(*period.frames(), 3)
