@@ -38,6 +38,8 @@ import json
 import math
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -45,7 +47,13 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from flows.warehouse import Warehouse, execute, insert_frame
+from flows.warehouse import (
+    STORAGE_CONFIG,
+    apply_migrations,
+    execute,
+    fsync_file,
+    insert_frame,
+)
 from synthetic.chess import FEMALE_NAMES, MALE_NAMES, SURNAMES
 
 RUN_ID = "bench-history"
@@ -785,16 +793,21 @@ def _write_year(
 def write_history(
     warehouse: Path, size: HistorySize = HistorySize(), seed: int = 1998, *, replace: bool = False
 ) -> HistorySummary:
-    """Draw the history and write it into a new warehouse file, in one transaction.
+    """Draw the history and write it into a new warehouse file, a year at a time.
 
-    Refuses an existing file unless ``replace`` (then the file is deleted first).
+    Each year is drawn and committed on its own, so what the generator holds is one year's
+    draw (plus DuckDB's buffers), not the whole history: drawn in one transaction, 16x the
+    national federation (110M game rows) needed more than 23 GB. The file is written as
+    ``<file>.partial`` and renamed into place only when complete, so an interrupted draw never
+    leaves a file that looks finished. Refuses an existing file unless ``replace`` (then it is
+    replaced once the new one is complete).
     """
     began = time.perf_counter()
     path = Path(warehouse)
-    if path.exists():
-        if not replace:
-            raise FileExistsError(f"{path} exists; the benchmark history needs a new warehouse")
-        path.unlink()
+    if path.exists() and not replace:
+        raise FileExistsError(f"{path} exists; the benchmark history needs a new warehouse")
+    partial = path.with_name(path.name + ".partial")
+    _remove_with_wal(partial)  # left by a draw that was interrupted
     rnd = _Random(seed)
     now = datetime.now()
     players = _players(size, rnd)
@@ -802,36 +815,40 @@ def write_history(
     receipts: set[date] = set()
     last_snapshot = players.head(0)
     next_t = 0
-    with Warehouse(path).transaction() as con:
+    # A plain connection, not Warehouse.transaction(): that copies the whole file per write,
+    # and nobody reads a history that is still being drawn.
+    con = duckdb.connect(str(partial), config=STORAGE_CONFIG)
+    try:
+        with _committed(con):
+            apply_migrations(con)
         for load_id, year in enumerate(size.years, start=1):
-            snapshot = _snapshot(players, year, rnd)
-            registry, memberships = _registry_rows(snapshot, load_id, year)
-            load = pl.DataFrame(
-                {
-                    "load_id": [load_id],
-                    "as_of": [date(year, 1, 1)],
-                    "players_sha256": [_sha256(f"{RUN_ID}:{seed}:{year}:players")],
-                    "memberships_sha256": [_sha256(f"{RUN_ID}:{seed}:{year}:memberships")],
-                    "players": [registry.height],
-                    "memberships": [memberships.height],
-                    "run_id": [RUN_ID],
-                    "loaded_at": [now],
-                }
-            )
-            insert_frame(con, "registry_load", load)
-            insert_frame(con, "registry_player", registry)
-            insert_frame(con, "registry_membership", memberships)
+            with _committed(con):
+                snapshot = _snapshot(players, year, rnd)
+                registry, memberships = _registry_rows(snapshot, load_id, year)
+                load = pl.DataFrame(
+                    {
+                        "load_id": [load_id],
+                        "as_of": [date(year, 1, 1)],
+                        "players_sha256": [_sha256(f"{RUN_ID}:{seed}:{year}:players")],
+                        "memberships_sha256": [_sha256(f"{RUN_ID}:{seed}:{year}:memberships")],
+                        "players": [registry.height],
+                        "memberships": [memberships.height],
+                        "run_id": [RUN_ID],
+                        "loaded_at": [now],
+                    }
+                )
+                insert_frame(con, "registry_load", load)
+                insert_frame(con, "registry_player", registry)
+                insert_frame(con, "registry_membership", memberships)
 
-            tournaments = _tournaments(size, year, next_t, rnd)
-            next_t += tournaments.height
-            tournaments, entries = _entries(snapshot, tournaments, year, rnd)
-            if tournaments.height:
-                games, points = _play(entries, size.max_rounds, rnd)
-                _write_year(con, tournaments, entries, games, points, seed, now, tally)
-                receipts.update(tournaments.get_column("received_on").unique().to_list())
-            last_snapshot = snapshot
-        # Keep the registry's load sequence ahead of the loads written here.
-        execute(con, f"SELECT max(nextval('registry_load_seq')) FROM range({len(size.years)})")
+                tournaments = _tournaments(size, year, next_t, rnd)
+                next_t += tournaments.height
+                tournaments, entries = _entries(snapshot, tournaments, year, rnd)
+                if tournaments.height:
+                    games, points = _play(entries, size.max_rounds, rnd)
+                    _write_year(con, tournaments, entries, games, points, seed, now, tally)
+                    receipts.update(tournaments.get_column("received_on").unique().to_list())
+                last_snapshot = snapshot
         lists = sorted({list_date_for(day) for day in receipts})
         counts = {
             "players": last_snapshot.height,
@@ -840,19 +857,32 @@ def write_history(
             "entries": tally.entries,
             "game_rows": tally.game_rows,
         }
-        execute(
-            con,
-            "INSERT INTO run_record (run_id, flow, parameters, started_at, ended_at, status, "
-            "counts, report) VALUES (?, ?, ?, ?, current_timestamp, 'succeeded', ?, ?)",
-            [
-                RUN_ID,
-                "bench.history",
-                json.dumps({"seed": seed, **asdict(size)}),
-                now,
-                json.dumps(counts),
-                "synthetic benchmark history (bench/history.py); not real data",
-            ],
-        )
+        with _committed(con):
+            # Keep the registry's load sequence ahead of the loads written here.
+            execute(con, f"SELECT max(nextval('registry_load_seq')) FROM range({len(size.years)})")
+            execute(
+                con,
+                "INSERT INTO run_record (run_id, flow, parameters, started_at, ended_at, status, "
+                "counts, report) VALUES (?, ?, ?, ?, current_timestamp, 'succeeded', ?, ?)",
+                [
+                    RUN_ID,
+                    "bench.history",
+                    json.dumps({"seed": seed, **asdict(size)}),
+                    now,
+                    json.dumps(counts),
+                    "synthetic benchmark history (bench/history.py); not real data",
+                ],
+            )
+        execute(con, "CHECKPOINT")  # everything in the file, no log beside it
+    except BaseException:
+        con.close()
+        _remove_with_wal(partial)
+        raise
+    con.close()
+    fsync_file(partial)
+    # a log left beside the file being replaced would be replayed into the new one
+    _wal_of(path).unlink(missing_ok=True)
+    partial.replace(path)
     holders = last_snapshot.filter(pl.col("fide_standard").is_not_null()).height
     return HistorySummary(
         players=last_snapshot.height,
@@ -870,6 +900,28 @@ def write_history(
         last_list=lists[-1] if lists else date(size.first_year, 4, 1),
         seconds=round(time.perf_counter() - began, 2),
     )
+
+
+@contextmanager
+def _committed(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction on ``con``: committed if the block returns, rolled back otherwise."""
+    execute(con, "BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:
+        with suppress(duckdb.Error):  # the block's own error is the one to report
+            execute(con, "ROLLBACK")
+        raise
+    execute(con, "COMMIT")
+
+
+def _wal_of(path: Path) -> Path:
+    return path.with_name(path.name + ".wal")
+
+
+def _remove_with_wal(path: Path) -> None:
+    for candidate in (path, _wal_of(path)):
+        candidate.unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> int:

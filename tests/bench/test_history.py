@@ -232,6 +232,35 @@ def test_same_seed_same_history_and_refuses_an_existing_file(tmp_path, tiny):
         write_history(tiny[0], TINY, seed=7)
 
 
+def test_an_interrupted_draw_leaves_no_file(tmp_path, monkeypatch):
+    # drawn a year at a time into a .partial file: a draw stopped in its second year leaves
+    # neither the file nor anything that could pass for it
+    import bench.history as history
+
+    size = HistorySize(players=120, first_year=2018, last_year=2019, tournaments_per_year=4)
+    path = tmp_path / "history.duckdb"
+    real_write_year = history._write_year
+    years: list[int] = []
+
+    def write_year(*arguments, **keywords):
+        years.append(1)
+        if len(years) == 2:
+            raise KeyboardInterrupt
+        real_write_year(*arguments, **keywords)
+
+    monkeypatch.setattr(history, "_write_year", write_year)
+    with pytest.raises(KeyboardInterrupt):
+        write_history(path, size)
+    assert sorted(tmp_path.iterdir()) == []
+    monkeypatch.setattr(history, "_write_year", real_write_year)
+    summary = write_history(path, size)
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["history.duckdb"]
+    with duckdb.connect(str(path), read_only=True) as connection:
+        assert _one(connection, "SELECT count(*) FROM tournament_version") == (8,)
+        assert _one(connection, "SELECT count(*) FROM registry_load") == (2,)
+    assert summary.tournaments == 8
+
+
 def test_list_date_by_receipt():
     assert list_date_for(date(2019, 3, 15)) == date(2019, 4, 1)
     assert list_date_for(date(2019, 3, 16)) == date(2019, 7, 1)
