@@ -46,9 +46,9 @@ def national_warehouse() -> Path:
     shutil.copyfile(source, building)
     publish_national_lists(building)
     building.replace(warehouse)
-    # the standby of the file's building name would never be used again
-    for leftover in OUT.glob(f".{building.name}.standby*"):
-        leftover.unlink()
+    # the standby and the lock of the file's building name would never be used again
+    for leftover in [*OUT.glob(f".{building.name}.standby*"), OUT / f"{building.name}.lock"]:
+        leftover.unlink(missing_ok=True)
     return warehouse
 
 
