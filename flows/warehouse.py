@@ -130,24 +130,25 @@ class Warehouse:
             # whoever left these is dead or finished: every writer holds the lock
             _remove_leftover_staging(self.path)
             standby = Standby(self.path)
-            staging = standby.path
+            # this run's own file (the standby, taken, or a copy): a second writer let in by a
+            # lock file deleted under this one writes in a file of its own
+            staging = self.path.with_name(f".{self.path.name}.staging-{os.getpid()}")
             live: _LiveFile | None = None
             writeback: Future[None] | None = None
             con: duckdb.DuckDBPyConnection | None = None
-            staged = False  # the standby is this run's to drop if it stops
             # the staging file and its WAL hold the same people's data as the live file: no
             # one may read them whom the live file keeps out
             umask = os.umask(0o022)
             os.umask(umask)
             try:
                 live = self._claim_live_file()
-                staged = True
                 if live is not None:
                     os.umask(umask | (0o077 & ~live.stat.st_mode))
-                    con = standby.open_up_to_date(live)
+                    con = standby.take_up_to_date(live, staging)
                 self.staged_from = "standby" if con is not None else "copy" if live else "new"
                 if con is None:
                     standby.discard()
+                    _remove_database_files(staging)
                     if live is not None:
                         live.copy_to(staging)
                         writeback = _start_writeback(staging)
@@ -177,8 +178,7 @@ class Warehouse:
                 if con is not None:
                     con.close()
                 _finish_writeback(writeback)
-                if staged:
-                    standby.discard()
+                _remove_database_files(staging)
                 raise
             finally:
                 os.umask(umask)
@@ -692,16 +692,18 @@ class Standby:
         self.path = live_path.with_name(f".{live_path.name}.standby")
         self.record_path = live_path.with_name(f".{live_path.name}.standby.json")
 
-    def open_up_to_date(self, live: _LiveFile) -> duckdb.DuckDBPyConnection | None:
-        """A read-write connection to the standby made equal to ``live``, or None when it
+    def take_up_to_date(self, live: _LiveFile, staging: Path) -> duckdb.DuckDBPyConnection | None:
+        """Take the standby as this run's ``staging`` file (a rename: no other writer can take
+        it then) and return a read-write connection to it made equal to ``live``; None when it
         cannot be trusted or taken (the caller copies the live file then)."""
         if not self._as_recorded(live) or _open_in_this_process(self.path):
             return None
         # from here on the standby changes: a run that stops now leaves it unrecorded
         self._forget()
         try:
-            con = duckdb.connect(str(self.path), config=STORAGE_CONFIG)
-        except duckdb.Error:
+            os.replace(self.path, staging)
+            con = duckdb.connect(str(staging), config=STORAGE_CONFIG)
+        except (OSError, duckdb.Error):
             return None  # another program still reads it (it was the live file until the swap)
         try:
             if catch_up(con, live.con):

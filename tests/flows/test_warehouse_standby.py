@@ -88,7 +88,9 @@ def _run(warehouse: Warehouse, writes: list[str], n: int) -> None:
 
 
 def _always_copying(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(warehouse_module.Standby, "open_up_to_date", lambda self, live: None)
+    monkeypatch.setattr(
+        warehouse_module.Standby, "take_up_to_date", lambda self, live, staging: None
+    )
 
 
 @settings(
@@ -291,7 +293,10 @@ def test_the_scan_for_changing_statements_finds_them():
         "INSERT INTO raw_file VALUES (1) ON CONFLICT (sha256) DO UPDATE SET x = 2"
     )
     found = {
-        t for p in (_WRITES_TO, _UPSERT_INTO) for t in p.findall(text) if t.lower() not in _NOT_A_TABLE
+        t
+        for p in (_WRITES_TO, _UPSERT_INTO)
+        for t in p.findall(text)
+        if t.lower() not in _NOT_A_TABLE
     }
     assert found == {"tournament_game", "list_entry", "raw_file"}
 
@@ -306,3 +311,42 @@ def test_every_append_only_table_exists():
     finally:
         for path in warehouse.path.parent.glob(f"*tables-{os.getpid()}.duckdb*"):
             path.unlink()
+
+
+def test_a_second_writer_let_in_by_a_deleted_lock_file_never_writes_in_the_first_ones_file(
+    tmp_path,
+):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    for n in range(2):
+        _run(warehouse, ["problem"], n)
+    # the first writer takes the standby and stops half-way, its transaction open
+    first = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"""
+import sys
+from flows.warehouse import Warehouse
+warehouse = Warehouse({str(warehouse.path)!r})
+with warehouse.transaction() as con:
+    con.execute("INSERT INTO player_merge VALUES ('P-FIRST', '1', '', 'r', now())").fetchall()
+    print(warehouse.staged_from, flush=True)
+    sys.stdin.readline()
+""",
+        ],
+        cwd=REPO_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert first.stdout.readline().strip() == "standby"
+    warehouse.lock_path.unlink()  # someone tidies the folder
+    _run(warehouse, ["merge"], 7)  # a second writer gets in
+    assert warehouse.staged_from == "copy"
+    _, errors = first.communicate("\n", timeout=60)
+    # the first one finds the live file changed and gives up; the second one's write stands
+    assert first.returncode != 0 and "another program wrote" in errors
+    merges = [row[0] for row in _contents(warehouse.path)["player_merge"]]
+    assert merges == ["P-1"]
+    assert len(_contents(warehouse.path)["input_problem"]) == 2
