@@ -34,12 +34,15 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import duckdb
 import polars as pl
 
 from flows.console import say
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
 MIGRATIONS_DIR = SQL_DIR / "migrations"
@@ -312,8 +315,14 @@ def insert_frame(
     if table_columns_only:
         stored = {row[0] for row in execute(con, f"DESCRIBE {table}")}
         frame = frame.select([name for name in frame.columns if name in stored])
-    columns = ", ".join(f'"{name}"' for name in frame.columns)
-    con.register("_incoming_frame", frame.to_arrow())
+    insert_arrow(con, table, frame.to_arrow())
+    return frame.height
+
+
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
+    """Append Arrow rows to a table by column name (the columns the rows have)."""
+    columns = ", ".join(f'"{name}"' for name in rows.column_names)
+    con.register("_incoming_frame", rows)
     try:
         execute(con, f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _incoming_frame")
     except BaseException:
@@ -323,7 +332,6 @@ def insert_frame(
             con.unregister("_incoming_frame")
         raise
     con.unregister("_incoming_frame")
-    return frame.height
 
 
 # DuckDB's row group size (its default, which the warehouse keeps). A batch appends whole row
@@ -827,15 +835,20 @@ def _append_missing_rows(
         return False
     if held == total:
         return True
-    missing = {"first": held}
     delta = live.sql(
-        f"SELECT * FROM {table} WHERE rowid >= $first ORDER BY rowid", params=missing
+        f"SELECT * FROM {table} WHERE rowid >= $first ORDER BY rowid", params={"first": held}
     ).to_arrow_table()
-    _insert_arrow(standby, table, delta)
-    fingerprint = (
-        f"SELECT count(*), sum(hash(x)) FROM (SELECT * FROM {table} WHERE rowid >= $first) x"
+    insert_arrow(standby, table, delta)
+    return _fingerprint(standby, table, held) == _fingerprint(live, table, held)
+
+
+def _fingerprint(con: duckdb.DuckDBPyConnection, table: str, first: int = 0) -> list[tuple]:
+    """The count and the sum of the hashes of a table's rows from row id ``first`` on."""
+    return execute(
+        con,
+        f"SELECT count(*), sum(hash(x)) FROM (SELECT * FROM {table} WHERE rowid >= $first) x",
+        {"first": first},
     )
-    return execute(standby, fingerprint, missing) == execute(live, fingerprint, missing)
 
 
 def _dense(con: duckdb.DuckDBPyConnection, table: str, rows: int) -> bool:
@@ -853,21 +866,12 @@ def _copy_if_changed(
     standby: duckdb.DuckDBPyConnection, live: duckdb.DuckDBPyConnection, table: str
 ) -> bool:
     """Replace a small table's rows with the live ones when they differ."""
-    fingerprint = f"SELECT count(*), sum(hash(x)) FROM {table} x"
-    expected = execute(live, fingerprint)
-    if execute(standby, fingerprint) == expected:
+    expected = _fingerprint(live, table)
+    if _fingerprint(standby, table) == expected:
         return True
     execute(standby, f"DELETE FROM {table}")
-    _insert_arrow(standby, table, live.sql(f"SELECT * FROM {table}").to_arrow_table())
-    return execute(standby, fingerprint) == expected
-
-
-def _insert_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: object) -> None:
-    con.register("_caught_up_rows", rows)
-    try:
-        execute(con, f"INSERT INTO {table} BY NAME SELECT * FROM _caught_up_rows")
-    finally:
-        con.unregister("_caught_up_rows")
+    insert_arrow(standby, table, live.sql(f"SELECT * FROM {table}").to_arrow_table())
+    return _fingerprint(standby, table) == expected
 
 
 def _advance_sequences(standby: duckdb.DuckDBPyConnection, live: duckdb.DuckDBPyConnection) -> bool:
