@@ -142,7 +142,6 @@ class StreamedHistory:
         up_to: date,
         list_dates_per_read: int = LIST_DATES_PER_READ,
     ) -> None:
-        self.system = system
         window = {"system": system, "up_to": up_to}
         receipts = assign_list_dates(
             query_frame(con, read_sql("queries/lists/history_receipts.sql"), window), calendar
@@ -285,14 +284,11 @@ class StreamedHistory:
     def _quarantined(self, day: date) -> pl.DataFrame:
         return self.quarantined.get(day, self.empty_quarantined)
 
-    def _window(self, read: HistoryRead) -> dict[str, object]:
-        return {"after": read.after, "up_to": read.up_to}
-
     def _located(self, read: HistoryRead, table: str, query: str) -> pl.DataFrame:
         """The rows of ``query`` for ``read``, looked for within the row ids of ``table`` that
         its tournaments span."""
         first, last, count = read.located.get(table, (*ALL_ROWS, -1))
-        window = {**self._window(read), "first_row": first, "last_row": last}
+        window = {"after": read.after, "up_to": read.up_to, "first_row": first, "last_row": last}
         rows = query_frame(self.cursor, read_sql(f"queries/lists/{query}.sql"), window)
         if count >= 0 and rows.height != count:
             # the row ids moved since they were located (the tables are only appended to, so
