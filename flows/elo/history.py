@@ -36,9 +36,10 @@ from transforms.lists.eras import Calendar
 from transforms.lists.periods import assign_list_dates
 
 # List dates a read of the history takes: a year of quarterly lists, some 300,000 rows of
-# rounds at national scale (tens of megabytes). Each read scans the game table once (DuckDB
-# has no index that would find a period's games), so fewer, larger reads cost less time and
-# more memory; a year of lists is about a third of the time of a read per list date.
+# rounds at national scale (tens of megabytes). Each read costs a fixed part (its queries,
+# the join to the replay's tournaments, the period keys) beside the rows it returns, so
+# fewer, larger reads cost less time and more memory; a year of lists is about a third of the
+# time of a read per list date.
 LIST_DATES_PER_READ = 4
 
 
@@ -150,9 +151,23 @@ class StreamedHistory:
         self.last_receipts: dict[date, date] = dict(last_receipts.iter_rows())
         first = list_dates[0] if list_dates else up_to
         earlier = last_receipts.filter(pl.col("list_date") < first)
+        # the reads are made on a cursor of their own, which sees what is committed: every
+        # tournament (a list run writes none before it reads them)
+        self.cursor = con.cursor()
+        # the replay's tournaments, found once: each read joins them instead of the view of
+        # latest versions, which would go through every version of every system each time
+        self.cursor.register(
+            "replay_tournament",
+            query_frame(
+                self.cursor, read_sql("queries/lists/history_tournaments.sql"), window
+            ).to_arrow(),
+        )
         rows = {
-            table: query_frame(con, read_sql(f"queries/lists/history_{table}_rows.sql"), window)
-            for table in ("entry", "game")
+            kind: query_frame(
+                self.cursor,
+                read_sql("queries/lists/history_rows.sql").format(table=f"tournament_{kind}"),
+            )
+            for kind in ("entry", "game")
         }
         self.earlier = located(
             plan_reads(earlier, list_dates_per_read=list_dates_per_read), {"entry": rows["entry"]}
@@ -180,17 +195,6 @@ class StreamedHistory:
             for key, part in quarantined.partition_by("list_date", as_dict=True).items()
         }
         self.empty_quarantined = quarantined.drop("list_date").clear()
-        # the reads are made on a cursor of their own, which sees what is committed: every
-        # tournament (a list run writes none before it reads them)
-        self.cursor = con.cursor()
-        # the replay's tournaments, found once: each read joins them instead of the view of
-        # latest versions, which would go through every version of every system each time
-        self.cursor.register(
-            "replay_tournament",
-            query_frame(
-                self.cursor, read_sql("queries/lists/history_tournaments.sql"), window
-            ).to_arrow(),
-        )
         nothing = {table: (0, -1, 0) for table in ("entry", "game")}
         self.nothing = self._keyed(self._read(HistoryRead((), date.min, date.min, nothing)))
         self.reader = ThreadPoolExecutor(max_workers=1)

@@ -1,7 +1,7 @@
 -- Entries of the accepted tournaments of a system received after one day and up to another
 -- (latest versions, found once per replay by history_tournaments.sql and registered as
 -- replay_tournament; analyst merges applied, as the view tournament_player gives them), within
--- the range of row ids these tournaments' entries span (history_entry_rows.sql): a replay
+-- the range of row ids these tournaments' entries span (history_rows.sql): a replay
 -- reads its history a few list dates at a time (flows/elo/history.py). The points a file does
 -- not give and the rounds not played are counted from the rounds read beside them
 -- (transforms/elo/lists.py, entries_with_rounds).

@@ -3,7 +3,7 @@
 -- numbers), played or not: the games over the board count, the rest (forfeits, byes,
 -- absences) is counted for the variation notes (RULES.md §1.3). Read beside
 -- period_entries.sql, within the range of row ids these tournaments' rounds span
--- (history_game_rows.sql): the scan skips the rest of the history.
+-- (history_rows.sql): the scan skips the rest of the history.
 SELECT t.tournament_id, t.received_on, g.start_number, g.opponent, g.score,
        g.played, g.kind = 'forfeit' AS is_forfeit
 FROM tournament_game g
