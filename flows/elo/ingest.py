@@ -139,11 +139,11 @@ def parse_deliveries(deliveries: list[Delivery], context: MatchingContext) -> li
 def prepare_delivery(
     delivery: Delivery,
     context: MatchingContext,
-    national_federation: str | None = None,
-    files_parsed: ParsedFiles | None = None,
+    national_federation: str | None,
+    files_parsed: ParsedFiles,
 ) -> DeliveryOutcome:
-    """Check every tournament of a delivery (pure work: no warehouse access). Its files are
-    parsed here unless ``files_parsed`` (:func:`parse_deliveries`) gives them."""
+    """Check every tournament of a delivery (pure work: no warehouse access), its files as
+    :func:`parse_deliveries` parsed them."""
     typed, ratings, problems = manifest_rows(delivery)
     if typed.height == 0 and problems.filter(pl.col("severity") == "error").height == 0:
         # a manifest with a header and no row (or only empty ones): say so, or the delivery
@@ -190,18 +190,6 @@ def prepare_delivery(
         refused = {row["tournament_id"] for row, _ in taken}
         usable = [row for row in usable if row["tournament_id"] not in refused]
     files = {row["tournament_id"]: delivery.files.get(row["file"] or "") for row in usable}
-    if files_parsed is None:
-        files_parsed = parse_deliveries.fn([delivery], context)[0]
-    parsed = {
-        row["tournament_id"]: files_parsed.parsed[row["file"]]
-        for row in usable
-        if row["file"] in files_parsed.parsed
-    }
-    schema_problems = {
-        row["tournament_id"]: files_parsed.schema_problems[row["file"]]
-        for row in usable
-        if row["file"] in files_parsed.schema_problems
-    }
     for row in usable:  # one iteration per tournament file, not per game
         tournament_id = row["tournament_id"]
         file = files[tournament_id]
@@ -209,8 +197,8 @@ def prepare_delivery(
             manifest_row=row,
             manifest_name=delivery.manifest.file.name,
             manifest_sha256=delivery.manifest.file.sha256,
-            parsed=parsed.get(tournament_id),
-            schema_problems=schema_problems.get(tournament_id, empty_problems()),
+            parsed=files_parsed.parsed.get(row["file"]),
+            schema_problems=files_parsed.schema_problems.get(row["file"], empty_problems()),
             file_sha256=file.sha256 if file else None,
             trf_name=file.name if file else None,
             aliases=context.aliases,
