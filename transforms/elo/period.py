@@ -925,9 +925,8 @@ def _entry_values(by_code: pl.DataFrame) -> list[pl.Expr | str]:
         _at(by_code, "k", "player_code").alias("k"),
         _at(by_code, "k_rule", "player_code").alias("k_rule"),
         _at(by_code, "frozen", "player_code").alias("own_rating"),
-        # §1.3: a FIDE-rated player's games count only for his opponents (an unknown
-        # player's count, and he is refused after)
-        (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("_counts"),
+        # an unknown player's games count, and he is refused after
+        _counts(by_code).alias("_counts"),
     ]
 
 
@@ -946,7 +945,7 @@ def _entry_sums(games: pl.DataFrame, by_code: pl.DataFrame, era: EloEra) -> pl.L
             games.lazy()
             .select(
                 "entry_key",
-                _game_values(by_code)[0],
+                _won(),
                 own.alias("_own"),
                 opponent.alias("opponent_rating"),
             )
@@ -969,7 +968,7 @@ def _entry_sums(games: pl.DataFrame, by_code: pl.DataFrame, era: EloEra) -> pl.L
     # (far below 2**53), and a cast of every game is saved.
     frame = games.lazy().select(
         "entry_key",
-        (pl.col("score") * 100).round().alias("won"),
+        _won_hundredths().alias("won"),
         (own - opponent).alias("_difference"),
     )
     ordered = games.get_column("entry_key").is_sorted()
@@ -1073,17 +1072,32 @@ _COUNTED_SPLIT = [
 ]
 
 
+def _won_hundredths() -> pl.Expr:
+    """A game's points won (``score``) in whole hundredths, as a float (its sums are exact)."""
+    return (pl.col("score") * 100).round()
+
+
+def _counts(by_code: pl.DataFrame) -> pl.Expr:
+    """Whether a game counts for its player (``player_code``)."""
+    # §1.3: a FIDE-rated player's games count only for his opponents
+    return ~_at(by_code, "is_fide", "player_code").fill_null(False)
+
+
+def _won() -> pl.Expr:
+    """A game's points won in fixed-point units."""
+    return (_won_hundredths().cast(pl.Int64) * HUNDREDTH).alias("won")
+
+
+def _opponent_rating(by_code: pl.DataFrame) -> pl.Expr:
+    return _at(by_code, "frozen", "opponent_code").alias("opponent_rating")
+
+
 def _game_values(by_code: pl.DataFrame) -> list[pl.Expr]:
-    """What the engine reads of each game (``score``, both sides' codes): the points won in
-    fixed-point units, the opponent's frozen rating, and whether the game counts for the
-    player. Shared by :func:`compute_period` and :func:`game_details`, so that an explanation
-    values a game as the list did."""
-    return [
-        ((pl.col("score") * 100).round().cast(pl.Int64) * HUNDREDTH).alias("won"),
-        _at(by_code, "frozen", "opponent_code").alias("opponent_rating"),
-        # §1.3: a FIDE-rated player's games count only for his opponent
-        (~_at(by_code, "is_fide", "player_code").fill_null(False)).alias("counts"),
-    ]
+    """What the engine reads of each game (``score``, both sides' codes), one by one: the
+    points won in fixed-point units, the opponent's frozen rating, and whether the game counts
+    for the player. The later waves and :func:`game_details` value games with them; the first
+    wave's sums build on the same pieces (:func:`_won_hundredths`, :func:`_counts`)."""
+    return [_won(), _opponent_rating(by_code), _counts(by_code).alias("counts")]
 
 
 def _refuse_strays(
@@ -1194,7 +1208,8 @@ def _valued_again(
         theirs.select(
             pl.lit(at.filter(counts)).gather(at_key).alias("_row"),
             pl.lit(own.filter(counts)).gather(at_key).alias("_own"),
-            *_game_values(by_code)[:2],
+            _won(),
+            _opponent_rating(by_code),
         ),
         pl.col("_own"),
         era,
