@@ -16,7 +16,15 @@ from flows.csv_checks import checked_csv, refusal, repeats_read_once, tagged
 from flows.inputs import CsvInput, read_csv_text
 from flows.reports import MAX_LISTED
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
-from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, scalar
+from flows.warehouse import (
+    Warehouse,
+    execute,
+    insert_frame,
+    query_frame,
+    read_sql,
+    registered,
+    scalar,
+)
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from schemas.inputs import Membership, RegistryPlayer
 from schemas.problems import problem, problems_frame
@@ -74,14 +82,9 @@ def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: da
         ~pl.col("provisional_id").is_in(twice.get_column("provisional_id").implode())
     )
     if found.height:
-        con.register(
-            "_incoming_merges",
-            found.select("provisional_id", "player_id", "match_method", "note").to_arrow(),
-        )
-        try:
+        merges = found.select("provisional_id", "player_id", "match_method", "note")
+        with registered(con, "_incoming_merges", merges):
             execute(con, read_sql("queries/insert_registry_merges.sql"), {"run_id": run.run_id})
-        finally:
-            con.unregister("_incoming_merges")
     run.counts["players_rematched"] = found.height
     report = f"- provisional players now identified and merged: {found.height}\n"
     if twice.height:
@@ -110,11 +113,8 @@ def rematch_after_load(con: duckdb.DuckDBPyConnection, run: RunRecord, as_of: da
 def merge_conflicts(con: duckdb.DuckDBPyConnection, proposed: pl.DataFrame) -> pl.DataFrame:
     """The proposed merges (provisional_id, player_id) that would give one person two entries
     in a tournament: provisional_id and the tournaments."""
-    con.register("_proposed_merges", proposed.to_arrow())
-    try:
+    with registered(con, "_proposed_merges", proposed):
         return query_frame(con, read_sql("queries/merge_conflicts.sql"))
-    finally:
-        con.unregister("_proposed_merges")
 
 
 FSI_REGISTRY = RegistryKind(

@@ -322,16 +322,23 @@ def insert_frame(
 def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
     """Append Arrow rows to a table by column name (the columns the rows have)."""
     columns = ", ".join(f'"{name}"' for name in rows.column_names)
-    con.register("_incoming_frame", rows)
-    try:
+    with registered(con, "_incoming_frame", rows):
         execute(con, f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _incoming_frame")
-    except BaseException:
-        # after a failed statement the transaction refuses everything, unregistering too:
-        # the insert's own error is the one to report
+
+
+@contextmanager
+def registered(
+    con: duckdb.DuckDBPyConnection, name: str, rows: pa.Table | pl.DataFrame
+) -> Iterator[None]:
+    """``rows`` readable as the relation ``name`` by ``con``'s statements during the block."""
+    con.register(name, rows.to_arrow() if isinstance(rows, pl.DataFrame) else rows)
+    try:
+        yield
+    finally:
+        # after a failed statement the transaction refuses everything, unregistering too: the
+        # statement's own error is the one to report
         with contextlib.suppress(duckdb.Error):
-            con.unregister("_incoming_frame")
-        raise
-    con.unregister("_incoming_frame")
+            con.unregister(name)
 
 
 # DuckDB's row group size (its default, which the warehouse keeps). A batch appends whole row

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -11,7 +10,7 @@ import polars as pl
 
 from flows.inputs import InputFile
 from flows.reports import problems_section
-from flows.warehouse import execute, query_frame, read_sql
+from flows.warehouse import execute, query_frame, read_sql, registered
 
 RECORD_COLUMNS = [
     "severity",
@@ -179,12 +178,8 @@ def archive_files(
         schema=ARCHIVE_SCHEMA,
         orient="row",
     )
-    con.register("_incoming_files", incoming.to_arrow())
-    try:
+    with registered(con, "_incoming_files", incoming):
         inserted = execute(con, read_sql("queries/insert_new_raw_files.sql"), {"run_id": run_id})
-    finally:
-        with contextlib.suppress(duckdb.Error):
-            con.unregister("_incoming_files")
     return int(inserted[0][0]) if inserted else 0
 
 
@@ -211,11 +206,8 @@ def record_problems(
     )
     count_by_severity = "SELECT severity, count(*) FROM input_problem GROUP BY severity"
     before = dict(execute(con, count_by_severity))
-    con.register("_incoming_problems", problems.to_arrow())
-    try:
+    with registered(con, "_incoming_problems", problems):
         execute(con, read_sql("queries/insert_new_problems.sql"), {"run_id": run_id})
-    finally:
-        con.unregister("_incoming_problems")
     after = dict(execute(con, count_by_severity))
     return tuple(  # type: ignore[return-value]
         after.get(severity, 0) - before.get(severity, 0) for severity in ("error", "warning")

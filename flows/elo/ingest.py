@@ -7,7 +7,6 @@ rejections are keyed by their content.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from flows.inputs import (
 from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
 from flows.reports import MAX_LISTED, problems_section
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
-from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
+from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, registered
 from flows.writes import (
     RECORD_COLUMNS,
     KnownTournaments,
@@ -346,12 +345,8 @@ class NewRows:
         archive_files(con, self.run.run_id, self.files)
         if self.versions:
             versions = pl.DataFrame(self.versions, schema=VERSION_SCHEMA, strict=False)
-            con.register("_incoming_versions", versions.to_arrow())
-            try:
+            with registered(con, "_incoming_versions", versions):
                 execute(con, read_sql("queries/insert_tournament_versions.sql"))
-            finally:
-                with contextlib.suppress(duckdb.Error):
-                    con.unregister("_incoming_versions")
         for table, frames in (
             ("tournament_entry", self.entries),
             ("tournament_game", self.games),

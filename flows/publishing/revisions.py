@@ -4,7 +4,6 @@ records of the inputs its lists read."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 from collections.abc import Mapping
@@ -18,7 +17,7 @@ from flows.publishing.arguments import OFFICIAL
 from flows.publishing.context import PeriodContext
 from flows.publishing.current import list_checksums
 from flows.runtime import RunRecord
-from flows.warehouse import BatchedInserts, execute, insert_frame, query_frame, read_sql
+from flows.warehouse import BatchedInserts, execute, insert_frame, query_frame, read_sql, registered
 from transforms.elo.period import POINT, expected_by_difference
 from transforms.elo.rulebook import EloEra
 from transforms.lists.diffs import list_diff
@@ -235,16 +234,8 @@ def record_expected_scores(
         ("incoming_rules", rule_frame, "queries/explain/insert_expected_score_rules.sql"),
         ("incoming_scores", pl.concat(scores), "queries/explain/insert_expected_scores.sql"),
     ):
-        con.register(name, frame.to_arrow())
-        try:
+        with registered(con, name, frame):
             execute(con, read_sql(sql))
-        except BaseException:
-            # after a failed statement the transaction refuses everything, unregistering too:
-            # the insert's own error is the one to report (as insert_frame does)
-            with contextlib.suppress(duckdb.Error):
-                con.unregister(name)
-            raise
-        con.unregister(name)
 
 
 def revisions_in_force(
