@@ -42,6 +42,7 @@ from itertools import pairwise
 from typing import Literal
 
 import polars as pl
+import polars.selectors as cs
 
 __all__ = [
     "DateReading",
@@ -314,17 +315,7 @@ def with_birth_dates(
     values = _birth_values(pl.col("_birth_blank"), *parts, pl.col("_birth_full"))
     return reading.with_columns(
         values[0].alias(date), values[1].alias(year), values[2].alias(status)
-    ).drop(
-        "_birth_text",
-        "_birth_blank",
-        "_birth_ymd",
-        "_birth_dmy",
-        "_birth_only",
-        "_birth_year",
-        "_birth_month",
-        "_birth_day",
-        "_birth_full",
-    )
+    ).drop(cs.starts_with("_birth_"))
 
 
 def _birth_text(text: pl.Expr) -> pl.Expr:
