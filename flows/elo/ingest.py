@@ -257,25 +257,6 @@ def prepare_delivery(
     return outcome
 
 
-TOURNAMENT_COLUMNS = [
-    "system",
-    "file_name",
-    "manifest_sha256",
-    "manifest_line",
-    "received_on",
-    "start_date",
-    "end_date",
-    "time_control",
-    "name",
-    "city",
-    "federation",
-    "rounds",
-    "players",
-    "played_games",
-    "format",
-    "encoding",
-    "is_team",
-]
 # the columns of _incoming_versions (queries/insert_tournament_versions.sql)
 VERSION_SCHEMA: dict[str, pl.DataType] = {
     "tournament_id": pl.String(),
@@ -303,6 +284,22 @@ VERSION_SCHEMA: dict[str, pl.DataType] = {
     "run_id": pl.String(),
     "delivery": pl.String(),
 }
+# what a version takes from its file's header and its manifest row: the rest of its columns
+# say which version it is and what became of it
+TOURNAMENT_COLUMNS = [
+    column
+    for column in VERSION_SCHEMA
+    if column
+    not in {
+        "tournament_id",
+        "version",
+        "version_key",
+        "status",
+        "file_sha256",
+        "run_id",
+        "delivery",
+    }
+]
 
 
 @dataclass
