@@ -153,6 +153,12 @@ class Warehouse:
                     standby.discard()
                     _remove_database_files(staging)
                     if live is not None:
+                        # slower than the standby and the same in the end: said, not hidden
+                        say(
+                            f"writing in a copy of {self.path.name} "
+                            f"({live.stat.st_size / 2**20:,.0f} MB): "
+                            f"{standby.passed_over or 'its standby was not taken'}"
+                        )
                         live.copy_to(staging)
                         writeback = _start_writeback(staging)
                     con = _open_staging(staging, self.path)
@@ -706,25 +712,35 @@ class Standby:
         self.live_path = live_path
         self.path = live_path.with_name(f".{live_path.name}.standby")
         self.record_path = live_path.with_name(f".{live_path.name}.standby.json")
+        # why the last :meth:`take_up_to_date` returned None (the run copies the live file)
+        self.passed_over: str | None = None
 
     def take_up_to_date(self, live: _LiveFile, staging: Path) -> duckdb.DuckDBPyConnection | None:
         """Take the standby as this run's ``staging`` file (a rename: no other writer can take
         it then) and return a read-write connection to it made equal to ``live``; None when it
-        cannot be trusted or taken (the caller copies the live file then)."""
-        if not self._as_recorded(live) or _open_in_this_process(self.path):
+        cannot be trusted or taken (the caller copies the live file then, and
+        :attr:`passed_over` says why)."""
+        self.passed_over = self._untrusted(live)
+        if self.passed_over is not None:
             return None
         # from here on the standby changes: a run that stops now leaves it unrecorded
         self._forget()
         try:
             os.replace(self.path, staging)
             con = duckdb.connect(str(staging), config=STORAGE_CONFIG)
-        except (OSError, duckdb.Error):
-            return None  # another program still reads it (it was the live file until the swap)
+        except (OSError, duckdb.Error) as error:
+            # another program still reads it (it was the live file until the swap)
+            self.passed_over = f"the standby could not be opened ({_first_line(error)})"
+            return None
         try:
             if catch_up(con, live.con):
                 return con
-        except duckdb.Error:
-            pass
+            self.passed_over = (
+                "the standby's tables are not an earlier state of the live file's "
+                "(a table was rewritten, or the schema differs)"
+            )
+        except duckdb.Error as error:
+            self.passed_over = f"the standby could not be brought up to date ({_first_line(error)})"
         con.close()
         return None
 
@@ -769,17 +785,28 @@ class Standby:
             with contextlib.suppress(OSError):
                 self.discard()
 
-    def _as_recorded(self, live: _LiveFile) -> bool:
+    def _untrusted(self, live: _LiveFile) -> str | None:
+        """Why the standby cannot be written in (None: it can): it is missing, or either file
+        is not as the last swap left it, or this process still has it open."""
         try:
             record = json.loads(self.record_path.read_text(encoding="utf-8"))
             standby = os.stat(self.path)
         except (OSError, ValueError):
-            return False
-        if not isinstance(record, dict) or _wal_path(self.path).exists():
-            return False
-        return record.get("live") == list(_identity(live.stat)) and record.get("standby") == list(
-            _identity(standby)
-        )
+            # the first write to a warehouse copies it: the standby is made by that swap
+            return "there is no standby beside it yet (this run leaves one for the next)"
+        if (
+            not isinstance(record, dict)
+            or _wal_path(self.path).exists()
+            or record.get("live") != list(_identity(live.stat))
+            or record.get("standby") != list(_identity(standby))
+        ):
+            return (
+                "the warehouse or its standby changed since the last run's swap (another "
+                "program wrote in one of them, or a file was restored)"
+            )
+        if _open_in_this_process(self.path):
+            return "this process still reads the standby (it was the live file until the swap)"
+        return None
 
     def _forget(self) -> None:
         if self.record_path.exists():

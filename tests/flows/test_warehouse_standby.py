@@ -167,26 +167,41 @@ print(con.execute("SELECT count(*) FROM input_problem").fetchone()[0], flush=Tru
     assert warehouse.staged_from == "standby"
 
 
-def test_a_connection_of_this_process_on_the_previous_generation_makes_the_run_copy(tmp_path):
+def test_a_connection_of_this_process_on_the_previous_generation_makes_the_run_copy(
+    tmp_path, capsys
+):
     warehouse = Warehouse(tmp_path / "w.duckdb")
     _run(warehouse, ["problem"], 0)
+    assert capsys.readouterr().out == ""  # a new warehouse: nothing to copy, nothing to say
     _run(warehouse, ["problem"], 1)
+    # the second write copies (the first left no standby), and says so
+    assert re.fullmatch(
+        r"writing in a copy of w\.duckdb \(\d+ MB\): there is no standby beside it yet "
+        r"\(this run leaves one for the next\)\n",
+        capsys.readouterr().out,
+    )
     with warehouse.reader() as reader:
         _run(warehouse, ["problem"], 2)  # the file the reader has becomes the standby
+        assert capsys.readouterr().out == ""  # written in the standby: a normal run
         _run(warehouse, ["problem"], 3)
         assert warehouse.staged_from == "copy"
+        assert "this process still reads the standby" in capsys.readouterr().out
         assert reader.execute("SELECT count(*) FROM input_problem").fetchone()[0] == 2
 
 
-def test_a_write_by_another_program_between_runs_makes_the_run_copy(tmp_path):
+def test_a_write_by_another_program_between_runs_makes_the_run_copy(tmp_path, capsys):
     warehouse = Warehouse(tmp_path / "w.duckdb")
     _run(warehouse, ["problem"], 0)
     _run(warehouse, ["problem"], 1)
     con = duckdb.connect(str(warehouse.path))
     _add_problem(con, 99)
     con.close()
+    capsys.readouterr()
     _run(warehouse, ["problem"], 2)
     assert warehouse.staged_from == "copy"
+    assert "the warehouse or its standby changed since the last run's swap" in (
+        capsys.readouterr().out
+    )
     problems = [row[0] for row in _contents(warehouse.path)["input_problem"]]
     assert problems == ["p0", "p10", "p99", "p20"]
 
