@@ -525,6 +525,18 @@ def _by_code(state: pl.DataFrame, size: int) -> pl.DataFrame:
     return by_code
 
 
+def _state_by_code(state: pl.DataFrame, entries: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+    """:func:`_by_code` of the players' ``state``, as many rows as the period's largest code
+    (of a player, an entry or either side of a game) needs."""
+    size = _code_range(
+        state.get_column("player_code"),
+        entries.get_column("player_code"),
+        games.get_column("player_code"),
+        games.get_column("opponent_code"),
+    )
+    return _by_code(state, size)
+
+
 def _spread(columns: list[pl.Series], at: pl.Series, size: int) -> pl.DataFrame:
     """The columns' values placed at the rows given by ``at`` in a frame of ``size`` rows,
     null elsewhere: scatters into null columns, far cheaper than a join (and the null columns
@@ -871,13 +883,7 @@ def compute_period(
         optimizations=PERIOD_OPTIMIZATIONS,
     )
     order = _with_back(order)
-    size = _code_range(
-        state.get_column("player_code"),
-        entries.get_column("player_code"),
-        games.get_column("player_code"),
-        games.get_column("opponent_code"),
-    )
-    by_code = _by_code(state, size)
+    by_code = _state_by_code(state, entries, games)
     valued = (
         # the order's columns stand beside the entries' in one frame (no literal of each in
         # the query; the entries may carry columns of their own, left out)
@@ -1375,13 +1381,8 @@ def game_details(
         players, entries, games = with_keys(players, entries, games)
     result = compute_period(players, entries, games, era)
     state = frozen_ratings(players, era)
-    size = _code_range(
-        state.get_column("player_code"),
-        entries.get_column("player_code"),
-        games.get_column("player_code"),
-        games.get_column("opponent_code"),
-    )
-    by_code = _by_code(state, size)
+    by_code = _state_by_code(state, entries, games)
+    size = by_code.height
     # players with no code (on the previous list, in no tournament of the history read) play
     # no game: only the coded ones can be a game's side
     coded = state.filter(pl.col("player_code").is_not_null())
