@@ -160,7 +160,9 @@ def record_failure(
     run = RunRecord(flow=flow_name, parameters=parameters, started_at=started_at)
     reason = str(error).strip() or type(error).__name__
     try:
-        with Warehouse(Path(str(warehouse))).transaction(create=False) as con:
+        with Warehouse(Path(str(warehouse))).transaction(
+            create=False, purpose="to record the failed run"
+        ) as con:
             recorded = execute(con, "SELECT 1 FROM run_record WHERE run_id = ?", [run.run_id])
             if not recorded:
                 run.write(con, "failed", f"# {flow_name} failed\n\n{reason}\n")

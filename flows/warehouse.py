@@ -118,11 +118,14 @@ class Warehouse:
         return _wal_path(self.path)
 
     @contextmanager
-    def transaction(self, create: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+    def transaction(
+        self, create: bool = True, purpose: str = ""
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
         """One all-or-nothing write: the live file changes only if the block returns normally.
 
         ``create=False`` refuses to start a new warehouse (for edits that only make sense on
-        data already loaded, such as a merge).
+        data already loaded, such as a merge). ``purpose`` (``"to record the failed run"``)
+        is said with the copy of the live file, when the write cannot use the standby.
         """
         if not create and not self.path.exists():
             raise WarehouseError(f"no warehouse at {self.path}: run an ingest first")
@@ -156,7 +159,8 @@ class Warehouse:
                         # slower than the standby and the same in the end: said, not hidden
                         say(
                             f"writing in a copy of {self.path.name} "
-                            f"({live.stat.st_size / 2**20:,.0f} MB): "
+                            f"({live.stat.st_size / 2**20:,.0f} MB)"
+                            f"{' ' + purpose if purpose else ''}: "
                             f"{standby.passed_over or 'its standby was not taken'}"
                         )
                         live.copy_to(staging)
@@ -792,8 +796,12 @@ class Standby:
             record = json.loads(self.record_path.read_text(encoding="utf-8"))
             standby = os.stat(self.path)
         except (OSError, ValueError):
-            # the first write to a warehouse copies it: the standby is made by that swap
-            return "there is no standby beside it yet (this run leaves one for the next)"
+            # the first write to a warehouse copies it (the standby is made by that swap), and
+            # a run that failed after taking the standby dropped it
+            return (
+                "there is no standby beside it (a warehouse's first write leaves one, and a run "
+                "that fails drops the one it took)"
+            )
         if (
             not isinstance(record, dict)
             or _wal_path(self.path).exists()

@@ -6,6 +6,7 @@ import re
 import stat
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flows import warehouse as warehouse_module
+from flows.runtime import record_failure
 from flows.warehouse import APPEND_ONLY_TABLES, Warehouse, catch_up
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -176,8 +178,8 @@ def test_a_connection_of_this_process_on_the_previous_generation_makes_the_run_c
     _run(warehouse, ["problem"], 1)
     # the second write copies (the first left no standby), and says so
     assert re.fullmatch(
-        r"writing in a copy of w\.duckdb \(\d+ MB\): there is no standby beside it yet "
-        r"\(this run leaves one for the next\)\n",
+        r"writing in a copy of w\.duckdb \(\d+ MB\): there is no standby beside it \(a "
+        r"warehouse's first write leaves one, and a run that fails drops the one it took\)\n",
         capsys.readouterr().out,
     )
     with warehouse.reader() as reader:
@@ -219,6 +221,24 @@ def test_a_failed_run_drops_the_standby_and_the_next_copies(tmp_path):
     _run(warehouse, ["problem"], 3)
     assert warehouse.staged_from == "copy"
     assert len(_contents(warehouse.path)["input_problem"]) == 4
+
+
+def test_the_record_of_a_failed_run_says_why_it_copies(tmp_path, capsys):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    for n in range(3):
+        _run(warehouse, ["problem"], n)
+    capsys.readouterr()
+    with pytest.raises(RuntimeError), warehouse.transaction() as con:
+        _add_problem(con, 50)
+        raise RuntimeError("stopped half-way")
+    assert capsys.readouterr().out == ""  # the failed run had taken the standby: nothing said
+    record_failure(
+        "quarterly", {"warehouse": str(warehouse.path)}, datetime(2026, 1, 1), RuntimeError("x")
+    )
+    said = capsys.readouterr().out
+    assert said.startswith("writing in a copy of w.duckdb (")
+    assert " MB) to record the failed run: there is no standby beside it (" in said
+    assert len(_contents(warehouse.path)["input_problem"]) == 3
 
 
 def _two_generations(tmp_path: Path) -> tuple[duckdb.DuckDBPyConnection, duckdb.DuckDBPyConnection]:
