@@ -18,6 +18,7 @@ from flows.publishing.arguments import (
     refuse_an_open_window,
 )
 from flows.warehouse import execute, query_frame, read_sql, scalar
+from transforms.lists.eras import Calendar
 from transforms.lists.periods import first_list_taking, previous_list_date, receipt_window
 
 
@@ -56,11 +57,41 @@ def read_previous(
     """The list in force before ``list_date`` (a scenario's own, else the official one)."""
     key = {"system": system, "scenario": scenario, "list_date": list_date}
     rows = query_frame(con, read_sql("queries/lists/previous_list.sql"), key)
-    found = execute(con, read_sql("queries/lists/previous_list_key.sql"), key)
-    if not found:
-        return PreviousList(None, None, None, rows)
-    previous_date, revision, previous_scenario = found[0]
+    previous_date, revision, previous_scenario = _previous_key(con, key)
     return PreviousList(previous_date, revision, previous_scenario, rows)
+
+
+def _previous_key(
+    con: duckdb.DuckDBPyConnection, key: dict[str, Any]
+) -> tuple[date | None, int | None, str | None]:
+    found = execute(con, read_sql("queries/lists/previous_list_key.sql"), key)
+    return found[0] if found else (None, None, None)
+
+
+def refuse_a_missing_predecessor(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    scenario: str,
+    list_date: date,
+    calendar: Calendar,
+) -> None:
+    """Refuse a list date whose predecessor is not published while an earlier list is (the
+    check of :func:`list_context`, from the list keys alone: a quarterly makes it on its
+    read-only session, so that a refused run takes no copy of the warehouse)."""
+    key = {"system": system, "scenario": scenario, "list_date": list_date}
+    _refuse_a_gap(system, scenario, calendar, list_date, _previous_key(con, key)[0])
+
+
+def _refuse_a_gap(
+    system: str, scenario: str, calendar: Calendar, list_date: date, previous_date: date | None
+) -> None:
+    expected_previous = previous_list_date(calendar, list_date)
+    if previous_date is not None and previous_date != expected_previous:
+        where = "" if scenario == OFFICIAL else f" in scenario {scenario}"
+        raise ListError(
+            f"the {system} list of {expected_previous} has not been published{where} (the last "
+            f"one is {previous_date}): publish it first"
+        )
 
 
 def list_context(
@@ -86,14 +117,8 @@ def list_context(
     refuse_a_day_off_the_calendar(system, calendar, list_date)
     refuse_an_open_window(system, calendar, list_date)
     after, up_to = receipt_window(calendar, list_date)
-    expected_previous = previous_list_date(calendar, list_date)
     previous_date = previous.list_date
-    if previous_date is not None and previous_date != expected_previous:
-        where = "" if scenario == OFFICIAL else f" in scenario {scenario}"
-        raise ListError(
-            f"the {system} list of {expected_previous} has not been published{where} (the last "
-            f"one is {previous_date}): publish it first"
-        )
+    _refuse_a_gap(system, scenario, calendar, list_date, previous_date)
     first = first_receipt() if previous_date is None and first_receipt is not None else None
     if first is not None and first <= after:
         first_list = first_list_taking(calendar, first)

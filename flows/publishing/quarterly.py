@@ -19,6 +19,7 @@ from flows.publishing.arguments import (
     refuse_a_day_off_the_calendar,
     refuse_an_open_window,
 )
+from flows.publishing.context import refuse_a_missing_predecessor
 from flows.publishing.current import (
     CurrentList,
     current_lists,
@@ -59,7 +60,16 @@ def publish_quarterly(
     def unchanged(con: duckdb.DuckDBPyConnection) -> CurrentList | None:
         return unchanged_list(con, system, list_date, rulebook, stale)
 
-    current = read_only_verdict(warehouse, unchanged)
+    def refused_or_unchanged(con: duckdb.DuckDBPyConnection) -> CurrentList | None:
+        # a list date whose predecessor is missing is refused here, before the run takes the
+        # standby or a copy of the warehouse (the transaction refuses it again, should the
+        # read-only session not be possible)
+        calendar = rulebook.era_at(list_date).calendar
+        refuse_a_day_off_the_calendar(system, calendar, list_date)
+        refuse_a_missing_predecessor(con, system, OFFICIAL, list_date, calendar)
+        return unchanged(con)
+
+    current = read_only_verdict(warehouse, refused_or_unchanged)
     with Warehouse(warehouse).transaction(create=False) as con:
         if current is not None:
             # checked again under the writer lock, which the read-only session did not hold:

@@ -97,6 +97,25 @@ def test_a_list_needs_the_one_before_it(loaded_warehouse):
         quarterly_flow("elo_italia", date(SEASON, 5, 1), str(loaded_warehouse))
 
 
+def test_a_refused_list_takes_no_copy_of_the_warehouse(loaded_warehouse, capsys):
+    from flows.elo.lists import quarterly_flow
+    from flows.publishing.arguments import ListError
+
+    quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
+    assert loaded_warehouse.with_name(f".{loaded_warehouse.name}.standby").exists()
+    capsys.readouterr()
+    # refused on the read-only session: the run takes neither the standby nor a copy, and its
+    # record is written in the standby, as any write
+    with pytest.raises(ListError, match=f"list of {SEASON}-07-01 has not been published"):
+        quarterly_flow("elo_italia", date(SEASON, 10, 1), str(loaded_warehouse))
+    assert "writing in a copy" not in capsys.readouterr().out
+    with Warehouse(loaded_warehouse).reader() as con:
+        statuses = con.execute(
+            "SELECT status, count(*) FROM run WHERE flow = 'quarterly' GROUP BY ALL ORDER BY 1"
+        ).fetchall()
+    assert statuses == [("failed", 1), ("succeeded", 1)]
+
+
 def test_a_new_revision_from_a_quarterly_run_records_its_differences(loaded_warehouse, tmp_path):
     from flows.elo.lists import quarterly_flow
     from tests.flows.helpers import deliver_a_corrected_tournament
