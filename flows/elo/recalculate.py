@@ -40,7 +40,7 @@ from flows.publishing.current import (
     replay_unless_current,
     unchanged_replay,
 )
-from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
+from flows.publishing.refusals import refuse_a_range
 from flows.publishing.replay import ReplayedList, finish_recalculation
 from flows.publishing.revisions import WrittenList, diff_against, revisions_in_force, write_list
 from flows.publishing.staleness import stale_lists
@@ -201,6 +201,11 @@ def recalculate_flow(
     def unchanged(con: duckdb.DuckDBPyConnection) -> list[CurrentList] | None:
         return _unchanged_range(con, system, rulebook, start, end)
 
+    def refuse(con: duckdb.DuckDBPyConnection) -> None:
+        if start is not None and end is not None and not stale:
+            dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
+            refuse_a_range(con, system, scenario, dates, rulebook)
+
     began = time.perf_counter()
     return replay_unless_current(
         warehouse,
@@ -211,6 +216,7 @@ def recalculate_flow(
         unchanged,
         lambda con: _replay(con, run, system, start, end, stale, rulebook, scenario, began),
         began,
+        refuse,
     )
 
 
@@ -257,8 +263,7 @@ def _replay(
         dates: list[date] = []
     else:
         dates = replay_dates(system, rulebook.era_at(start).calendar, start, end)
-        refuse_imported_dates(con, system, dates)
-        refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
+        refuse_a_range(con, system, scenario, dates, rulebook)
     say(
         f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
         f"from {start} to {end}"

@@ -227,13 +227,25 @@ def replay_unless_current(
     unchanged: Callable[[duckdb.DuckDBPyConnection], list[CurrentList] | None],
     replay: Callable[[duckdb.DuckDBPyConnection], str],
     began: float,
+    refuse: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
 ) -> dict[str, int]:
     """A replay (``replay``: the report of a run that computes), or, when every official list
     of the range is current (``unchanged``), only the run's record: found on a read-only
     session before the warehouse is copied, and checked again under the writer lock, where a
-    run that wrote in between may have changed them. Publishes and prints the report; returns
-    the run's counts."""
-    current = None if stale or scenario != OFFICIAL else read_only_verdict(warehouse, unchanged)
+    run that wrote in between may have changed them. ``refuse`` raises, on that session, for a
+    range the replay would refuse (``replay`` refuses it again): a refused run takes neither
+    the standby nor a copy. Publishes and prints the report; returns the run's counts."""
+
+    def verdict(con: duckdb.DuckDBPyConnection) -> list[CurrentList] | None:
+        if refuse is not None:
+            refuse(con)
+        return None if stale or scenario != OFFICIAL else unchanged(con)
+
+    current = (
+        read_only_verdict(warehouse, verdict)
+        if refuse is not None or not (stale or scenario != OFFICIAL)
+        else None
+    )
     with Warehouse(warehouse).transaction(create=False) as con:
         if current is not None:
             current = unchanged(con)

@@ -19,7 +19,6 @@ from flows.publishing.arguments import (
     refuse_a_day_off_the_calendar,
     refuse_an_open_window,
 )
-from flows.publishing.context import refuse_a_missing_predecessor
 from flows.publishing.current import (
     CurrentList,
     current_lists,
@@ -27,6 +26,7 @@ from flows.publishing.current import (
     read_only_verdict,
 )
 from flows.publishing.refusals import (
+    refuse_a_range,
     refuse_an_empty_first_list,
     refuse_imported_dates,
     refuse_stale_lists_before,
@@ -61,12 +61,11 @@ def publish_quarterly(
         return unchanged_list(con, system, list_date, rulebook, stale)
 
     def refused_or_unchanged(con: duckdb.DuckDBPyConnection) -> CurrentList | None:
-        # a list date whose predecessor is missing is refused here, before the run takes the
-        # standby or a copy of the warehouse (the transaction refuses it again, should the
-        # read-only session not be possible)
-        calendar = rulebook.era_at(list_date).calendar
-        refuse_a_day_off_the_calendar(system, calendar, list_date)
-        refuse_a_missing_predecessor(con, system, OFFICIAL, list_date, calendar)
+        # an imported list date, or one whose predecessor is missing, is refused here, before
+        # the run takes the standby or a copy of the warehouse (the transaction refuses it
+        # again, should the read-only session not be possible)
+        refuse_a_day_off_the_calendar(system, rulebook.era_at(list_date).calendar, list_date)
+        refuse_a_range(con, system, OFFICIAL, [list_date], rulebook)
         return unchanged(con)
 
     current = read_only_verdict(warehouse, refused_or_unchanged)

@@ -11,7 +11,7 @@ import duckdb
 import polars as pl
 
 from flows.publishing.arguments import OFFICIAL, ListError
-from flows.publishing.context import read_previous
+from flows.publishing.context import read_previous, refuse_a_missing_predecessor
 from flows.publishing.staleness import StaleList
 from flows.warehouse import execute, query_frame, read_sql, scalar
 from transforms.lists.eras import Calendar
@@ -47,6 +47,20 @@ def refuse_imported_dates(con: duckdb.DuckDBPyConnection, system: str, dates: li
             f"the {system} list of {inside[-1]} was imported as the federation published it: "
             f"it cannot be computed; start from the list after it ({start_after})"
         )
+
+
+def refuse_a_range(
+    con: duckdb.DuckDBPyConnection, system: str, scenario: str, dates: list[date], rulebook: Any
+) -> None:
+    """What refuses a replay of ``dates`` (in order) before it computes a list: an imported
+    list among them or after them, a scenario that would build on its lists of another
+    rulebook, a first date whose previous list is not published. Read-only: a replay asks it
+    on a read-only session before it takes the standby, and again in its transaction."""
+    refuse_imported_dates(con, system, dates)
+    refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
+    refuse_a_missing_predecessor(
+        con, system, scenario, dates[0], rulebook.era_at(dates[0]).calendar
+    )
 
 
 def refuse_an_empty_first_list(

@@ -29,7 +29,7 @@ from flows.publishing.current import (
 )
 from flows.publishing.importing import ListImport
 from flows.publishing.quarterly import publish_quarterly
-from flows.publishing.refusals import refuse_a_scenario_on_another_rulebook, refuse_imported_dates
+from flows.publishing.refusals import refuse_a_range
 from flows.publishing.replay import ReplayedList, finish_recalculation
 from flows.publishing.revisions import WrittenList, diff_against, write_list
 from flows.publishing.staleness import stale_lists
@@ -305,6 +305,7 @@ def rubele_recalculate_flow(
         unchanged,
         lambda con: _replay_rubele(con, run, system, scenario, start, end, rulebook, began),
         began,
+        lambda con: refuse_a_range(con, system, scenario, dates, rulebook),
     )
 
 
@@ -325,8 +326,7 @@ def _replay_rubele(
         f"recalculate: {counted(len(dates), f'{system} list date')} ({scenario}) "
         f"from {start} to {end}"
     )
-    refuse_imported_dates(con, system, dates)
-    refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
+    refuse_a_range(con, system, scenario, dates, rulebook)
     # every date's fingerprint in one query (a replay writes lists, not what they read)
     fingerprints = rubele_list_fingerprints(con, system, rulebook, dates)
     results = []

@@ -435,7 +435,7 @@ def test_a_list_is_the_same_whichever_replay_computes_it(season_warehouse, monke
     assert all("| list date | revision | players differing |" in report for (report,) in reports)
 
 
-def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
+def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse, capsys):
     # The demo's 2019-01-01 list is imported: computed from nothing, it would replace every
     # rating of the federation's published list, and the lists after it with it.
     from flows.elo.lists import quarterly_flow
@@ -444,6 +444,9 @@ def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
 
     warehouse = str(season_warehouse(2019))
     before = _official(warehouse)
+    with Warehouse(warehouse).transaction():
+        pass  # in service: the next write finds its standby
+    capsys.readouterr()
     with pytest.raises(ListError, match=r"2019-01-01 was imported .* \(--from 2019-04-01\)"):
         recalculate_flow("elo_italia", warehouse, date(2019, 1, 1), date(2019, 4, 1))
     # nor can a quarterly run compute it (it wrote an empty list over it), nor any official
@@ -456,6 +459,9 @@ def test_a_range_holding_the_imported_opening_list_is_refused(season_warehouse):
     with pytest.raises(ListError, match="a list before it \\(2018-10-01\\)"):
         quarterly_flow("elo_italia", date(2018, 10, 1), warehouse)
     assert _official(warehouse) == before
+    # each was refused on a read-only session, before it took the standby: no run copied the
+    # warehouse, not even to record its failure
+    assert "writing in a copy" not in capsys.readouterr().out
     # each refused run is in the run view, with its reason (the data stays as it was)
     with Warehouse(warehouse).reader() as con:
         failed = con.execute(
