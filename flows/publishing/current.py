@@ -236,16 +236,16 @@ def replay_unless_current(
     range the replay would refuse (``replay`` refuses it again): a refused run takes neither
     the standby nor a copy. Publishes and prints the report; returns the run's counts."""
 
+    # a stale replay or a scenario's computes its lists whatever they hold
+    may_be_current = not stale and scenario == OFFICIAL
+
     def verdict(con: duckdb.DuckDBPyConnection) -> list[CurrentList] | None:
         if refuse is not None:
             refuse(con)
-        return None if stale or scenario != OFFICIAL else unchanged(con)
+        return unchanged(con) if may_be_current else None
 
-    current = (
-        read_only_verdict(warehouse, verdict)
-        if refuse is not None or not (stale or scenario != OFFICIAL)
-        else None
-    )
+    asked = refuse is not None or may_be_current
+    current = read_only_verdict(warehouse, verdict) if asked else None
     with Warehouse(warehouse).transaction(create=False) as con:
         if current is not None:
             current = unchanged(con)
