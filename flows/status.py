@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import duckdb
 
 from flows.console import counted
 from flows.publishing.staleness import StaleList
 from flows.publishing.unrated import unrated_tournaments
 from flows.systems import SYSTEMS, rating_system
-from flows.warehouse import Warehouse, query_frame, read_sql
+from flows.warehouse import Standby, Warehouse, query_frame, read_sql
 
 
 def status_text(warehouse: str) -> str:
@@ -36,7 +39,25 @@ def status_text(warehouse: str) -> str:
         if unrated.height > UNRATED_SHOWN:
             lines.append(f"  … and {unrated.height - UNRATED_SHOWN} more")
     lines += ["", "Lists:", *_list_lines(warehouse)]
+    lines += ["", "Writes:", _next_write(Warehouse(warehouse).path)]
     return "\n".join(lines)
+
+
+def _next_write(live: Path) -> str:
+    """Where the next run will write: in the standby, or in a copy of the warehouse, and why
+    (docs/OPERATIONS.md, "The standby")."""
+    standby = Standby(live)
+    try:
+        why_not = standby.untrusted(os.stat(live))
+        size = os.stat(live if why_not else standby.path).st_size / 2**20
+    except OSError as error:  # a run took the standby or swapped the file meanwhile
+        return f"  not known now ({error.strerror}: {error.filename}): a run is writing"
+    if why_not is None:
+        return (
+            f"  the next run writes in the standby {standby.path.name} ({size:,.0f} MB beside "
+            "the warehouse), brought up to date with the last run's changes"
+        )
+    return f"  the next run copies the warehouse ({size:,.0f} MB): {why_not}"
 
 
 # tournaments no list will rate that status names one by one

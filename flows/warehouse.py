@@ -724,7 +724,7 @@ class Standby:
         it then) and return a read-write connection to it made equal to ``live``; None when it
         cannot be trusted or taken (the caller copies the live file then, and
         :attr:`passed_over` says why)."""
-        self.passed_over = self._untrusted(live)
+        self.passed_over = self.untrusted(live.stat)
         if self.passed_over is not None:
             return None
         # from here on the standby changes: a run that stops now leaves it unrecorded
@@ -789,9 +789,10 @@ class Standby:
             with contextlib.suppress(OSError):
                 self.discard()
 
-    def _untrusted(self, live: _LiveFile) -> str | None:
-        """Why the standby cannot be written in (None: it can): it is missing, or either file
-        is not as the last swap left it, or this process still has it open."""
+    def untrusted(self, live: os.stat_result) -> str | None:
+        """Why the next write cannot be made in the standby (None: it can), the live file
+        being as ``live`` says: the standby is missing, or either file is not as the last swap
+        left it, or this process still has it open."""
         try:
             record = json.loads(self.record_path.read_text(encoding="utf-8"))
             standby = os.stat(self.path)
@@ -805,7 +806,7 @@ class Standby:
         if (
             not isinstance(record, dict)
             or _wal_path(self.path).exists()
-            or record.get("live") != list(_identity(live.stat))
+            or record.get("live") != list(_identity(live))
             or record.get("standby") != list(_identity(standby))
         ):
             return (

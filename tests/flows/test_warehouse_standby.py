@@ -223,6 +223,27 @@ def test_a_failed_run_drops_the_standby_and_the_next_copies(tmp_path):
     assert len(_contents(warehouse.path)["input_problem"]) == 4
 
 
+def test_status_says_where_the_next_run_writes(tmp_path):
+    from flows.status import status_text
+
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    _run(warehouse, ["problem"], 0)
+    status = status_text(str(warehouse.path))
+    assert re.search(
+        r"Writes:\n  the next run copies the warehouse \(\d+ MB\): there is no standby", status
+    )
+    _run(warehouse, ["problem"], 1)
+    assert re.search(
+        r"Writes:\n  the next run writes in the standby \.w\.duckdb\.standby \(\d+ MB beside",
+        status_text(str(warehouse.path)),
+    )
+    con = duckdb.connect(str(warehouse.path))
+    _add_problem(con, 99)
+    con.close()
+    assert "the next run copies the warehouse" in status_text(str(warehouse.path))
+    assert "changed since the last run's swap" in status_text(str(warehouse.path))
+
+
 def test_the_record_of_a_failed_run_says_why_it_copies(tmp_path, capsys):
     warehouse = Warehouse(tmp_path / "w.duckdb")
     for n in range(3):
