@@ -116,6 +116,33 @@ def test_a_refused_list_takes_no_copy_of_the_warehouse(loaded_warehouse, capsys)
     assert statuses == [("failed", 1), ("succeeded", 1)]
 
 
+def test_a_list_after_a_stale_one_is_refused_without_a_copy_of_the_warehouse(
+    loaded_warehouse, tmp_path, capsys
+):
+    from flows.elo.lists import quarterly_flow
+    from flows.publishing.arguments import ListError
+    from tests.flows.helpers import deliver_a_corrected_tournament
+
+    warehouse = str(loaded_warehouse)
+    quarterly_flow("elo_italia", date(SEASON, 4, 1), warehouse)
+    quarterly_flow("elo_italia", date(SEASON, 7, 1), warehouse)
+    # a corrected tournament of the July list makes it stale: the October list is refused on
+    # the read-only session, so the run neither takes the standby (a run that fails in its
+    # transaction drops it) nor copies the warehouse to record itself
+    deliver_a_corrected_tournament(loaded_warehouse, tmp_path / "corrections")
+    capsys.readouterr()
+    with pytest.raises(ListError, match=f"list of {SEASON}-07-01 is stale"):
+        quarterly_flow("elo_italia", date(SEASON, 10, 1), warehouse)
+    assert "writing in a copy" not in capsys.readouterr().out
+    assert loaded_warehouse.with_name(f".{loaded_warehouse.name}.standby").exists()
+    with Warehouse(loaded_warehouse).reader() as con:
+        last = con.execute(
+            "SELECT status, report FROM run WHERE flow = 'quarterly' "
+            "ORDER BY started_at DESC LIMIT 1"
+        ).fetchone()
+    assert last[0] == "failed" and "recalculate --system elo_italia --stale" in last[1]
+
+
 def test_a_new_revision_from_a_quarterly_run_records_its_differences(loaded_warehouse, tmp_path):
     from flows.elo.lists import quarterly_flow
     from tests.flows.helpers import deliver_a_corrected_tournament
