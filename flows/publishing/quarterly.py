@@ -126,13 +126,12 @@ def refuse_a_quarterly(
     stale: list[StaleList],
 ) -> None:
     """What refuses a quarterly run before it computes its list: a day off the calendar, a
-    receipt window still open, an imported list date or a missing previous list
-    (:func:`refuse_a_range`), a stale list before it (``stale``: the system's stale lists), a
+    receipt window still open, an imported list date or a missing previous list (these three
+    :func:`refuse_a_range`), a stale list before it (``stale``: the system's stale lists), a
     first list with nothing to list. Reads only: the run asks it on a read-only session, and
     again in its transaction."""
     calendar = rulebook.era_at(list_date).calendar
     refuse_a_day_off_the_calendar(system, calendar, list_date)
-    refuse_an_open_window(system, calendar, list_date)
     refuse_a_range(con, system, OFFICIAL, [list_date], rulebook)
     refuse_stale_lists_before(system, list_date, stale)
     refuse_an_empty_first_list(con, system, list_date, calendar)

@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from flows.publishing.arguments import OFFICIAL, ListError
+from flows.publishing.arguments import OFFICIAL, ListError, refuse_an_open_window
 from flows.publishing.context import read_previous, refuse_a_missing_predecessor
 from flows.publishing.staleness import StaleList
 from flows.warehouse import execute, query_frame, read_sql, scalar
@@ -52,10 +52,12 @@ def refuse_imported_dates(con: duckdb.DuckDBPyConnection, system: str, dates: li
 def refuse_a_range(
     con: duckdb.DuckDBPyConnection, system: str, scenario: str, dates: list[date], rulebook: Any
 ) -> None:
-    """What refuses a replay of ``dates`` (in order) before it computes a list: an imported
-    list among them or after them, a scenario that would build on its lists of another
-    rulebook, a first date whose previous list is not published. Read-only: a replay asks it
-    on a read-only session before it takes the standby, and again in its transaction."""
+    """What refuses a replay of ``dates`` (in order) before it computes a list: a last date
+    whose receipt window is still open, an imported list among them or after them, a scenario
+    that would build on its lists of another rulebook, a first date whose previous list is not
+    published. Read-only: a replay asks it on a read-only session before it takes the
+    standby, and again in its transaction."""
+    refuse_an_open_window(system, rulebook.era_at(dates[-1]).calendar, dates[-1])
     refuse_imported_dates(con, system, dates)
     refuse_a_scenario_on_another_rulebook(con, system, scenario, dates[0], rulebook)
     refuse_a_missing_predecessor(

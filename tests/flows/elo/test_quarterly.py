@@ -213,15 +213,26 @@ def test_a_list_is_refused_while_a_list_before_it_is_stale(loaded_warehouse, tmp
     assert quarterly_flow("elo_italia", date(SEASON, 10, 1), warehouse)["revision"] == 1
 
 
-def test_a_list_whose_receipt_window_is_still_open_is_refused(loaded_warehouse, monkeypatch):
+def test_a_list_whose_receipt_window_is_still_open_is_refused(
+    loaded_warehouse, monkeypatch, capsys
+):
     import flows.publishing.arguments
     from flows.elo.lists import quarterly_flow
+    from flows.elo.recalculate import recalculate_flow
     from flows.publishing.arguments import ListError
 
     # on 10 June the April list can be published; the July one takes what arrives up to 15 June
     monkeypatch.setattr(flows.publishing.arguments, "today", lambda: date(SEASON, 6, 10))
     quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
+    capsys.readouterr()
     with pytest.raises(ListError, match=rf"received up to {SEASON}-06-15, a window still open"):
         quarterly_flow("elo_italia", date(SEASON, 7, 1), str(loaded_warehouse))
+    # nor may a replay run into it (a deployment calls the flow without the command line's
+    # checks); both are refused before the run takes the standby, so neither copies the file
+    with pytest.raises(ListError, match=rf"received up to {SEASON}-06-15, a window still open"):
+        recalculate_flow(
+            "elo_italia", str(loaded_warehouse), date(SEASON, 4, 1), date(SEASON, 7, 1)
+        )
+    assert "writing in a copy" not in capsys.readouterr().out
     monkeypatch.setattr(flows.publishing.arguments, "today", lambda: date(SEASON, 6, 16))
     assert quarterly_flow("elo_italia", date(SEASON, 7, 1), str(loaded_warehouse))["revision"] == 1
