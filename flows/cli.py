@@ -655,16 +655,21 @@ def _prefect_logs(shown: bool) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # imported here, not at the top: flows.runtime imports DuckDB and Polars, which --help must
-    # not pay for. It only sets environment variables (PREFECT_HOME, where the local server's
-    # record is, read by the read-only verbs too): no verb imports Prefect through it
-    from flows.runtime import configure_prefect_environment
+    try:
+        # imported here, not at the top: flows.runtime imports DuckDB and Polars, which --help
+        # must not pay for. It only sets environment variables (PREFECT_HOME, where the local
+        # server's record is, read by the read-only verbs too): no verb imports Prefect
+        # through it
+        from flows.runtime import configure_prefect_environment
 
-    configure_prefect_environment(verbose=args.debug)
+        configure_prefect_environment(verbose=args.debug)
+        from flows.warehouse import Warehouse
+    except KeyboardInterrupt:
+        # Ctrl-C while the libraries load (about a second): one line, not their traceback
+        show("graduatoria: interrupted before it began; nothing was changed", err=True)
+        return 130
     if args.verb in WAREHOUSELESS_VERBS:
         return _run(args)
-    from flows.warehouse import Warehouse
-
     warehouse = Warehouse(args.warehouse)
     existed = warehouse.exists()
     code = _run(args)

@@ -228,6 +228,19 @@ def test_an_interrupt_says_whether_the_warehouse_was_written(capsys, monkeypatch
     assert "interrupted after the run wrote the warehouse" in capsys.readouterr().err
 
 
+def test_an_interrupt_while_the_libraries_load_is_one_line(capsys, monkeypatch):
+    import flows.runtime
+
+    def interrupted(verbose: bool) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(flows.runtime, "configure_prefect_environment", interrupted)
+    assert main(["status"]) == 130
+    assert capsys.readouterr().err == (
+        "graduatoria: interrupted before it began; nothing was changed\n"
+    )
+
+
 def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path):
     import flows.elo.ingest
     import flows.elo.registry
