@@ -15,11 +15,12 @@ system dispatch through :mod:`flows.systems`.
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import IO, Any
@@ -629,7 +630,7 @@ VERBS: dict[str, Callable[[argparse.Namespace], None]] = {
 PREFECT_SERVICE_LOGGERS = ("EventsWorker", "APILogWorker")
 
 
-@contextmanager
+@contextlib.contextmanager
 def _prefect_logs(shown: bool) -> Iterator[None]:
     """Flows print their own progress; Prefect's log (with tracebacks) only under --debug."""
     if shown:
@@ -651,6 +652,31 @@ def _prefect_logs(shown: bool) -> Iterator[None]:
             yield
         finally:
             prefect_logger.setLevel(level)
+
+
+def console() -> None:
+    """The ``graduatoria`` program: :func:`main`, then an exit without the interpreter's
+    teardown of every module it imported (Prefect, Polars, DuckDB and the flows): 0.3–0.7 s
+    after the last line, a fifth of an unchanged ``quarterly``, in which a Ctrl-C also ended
+    the process with 130 and no word about the finished run. Threads are joined and every
+    exit handler (Prefect's, logging's, temporary files') runs first, as at any exit."""
+    finished: list[int] = []
+    # exit handlers run last registered first: registered before any library's, this one
+    # runs after theirs (logging's, registered at its import, it runs itself)
+    atexit.register(_exit_without_teardown, finished)
+    code = main()
+    finished.append(code)
+    sys.exit(code)
+
+
+def _exit_without_teardown(finished: list[int]) -> None:
+    if not finished:
+        return  # main raised: the interpreter reports it and exits as it always does
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a reader gone away (``status | head``)
+            stream.flush()
+    os._exit(finished[0])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -763,4 +789,4 @@ VERBS_NAMING_THEIR_WAREHOUSE = ("status", "demo", "problems", "dashboard")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

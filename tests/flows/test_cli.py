@@ -241,6 +241,48 @@ def test_an_interrupt_while_the_libraries_load_is_one_line(capsys, monkeypatch):
     )
 
 
+# the program as the console script runs it, with a verb that registers an exit handler (as
+# Prefect and temporary files do) and prints a line, then finishes with its exit code
+PROGRAM = """
+import atexit, sys
+from pathlib import Path
+from flows import cli
+
+handled, outcome, warehouse = sys.argv[1:]
+
+def verb(args):
+    atexit.register(Path(handled).write_text, "the exit handler ran")
+    print("the verb's last line", end="")
+    if outcome == "fail":
+        raise ValueError("a failed verb")
+
+cli.VERBS["status"] = verb
+sys.argv = ["graduatoria", "status", "--warehouse", warehouse]
+cli.console()
+"""
+
+
+@pytest.mark.parametrize(("outcome", "code"), [("succeed", 0), ("fail", 1)])
+def test_the_program_exits_with_its_code_its_output_and_its_exit_handlers(tmp_path, outcome, code):
+    import subprocess
+    import sys
+
+    handled = tmp_path / "handled.txt"
+    warehouse = tmp_path / "none.duckdb"
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, str(handled), outcome, str(warehouse)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # the interpreter's teardown is skipped, not the exit handlers, the buffered output or
+    # the code
+    assert done.returncode == code
+    assert done.stdout == "the verb's last line"
+    assert done.stderr == ("graduatoria: error: a failed verb\n" if code else "")
+    assert handled.read_text() == "the exit handler ran"
+
+
 def test_a_load_that_loads_nothing_exits_non_zero(capsys, monkeypatch, tmp_path):
     import flows.elo.ingest
     import flows.elo.registry
