@@ -1,6 +1,7 @@
 """What the command line's verbs share when they read their arguments: dates written
-YYYY-MM-DD and the systems a list belongs to. Standard library only: `graduatoria --help`
-builds every verb's parser, and must not wait for Polars, DuckDB or Prefect."""
+YYYY-MM-DD and the systems a list belongs to. The standard library and the systems' names
+only (schemas.vocabulary imports nothing): `graduatoria --help` builds every verb's parser,
+and must not wait for Polars, DuckDB or Prefect."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import argparse
 import re
 from datetime import date
 
-# the four systems a list belongs to (schemas.inputs.ALL_SYSTEMS, which a test keeps equal:
-# importing schemas loads Polars and Pandera)
-LIST_SYSTEMS = ("elo_italia", "elo_rapid", "rubele_italiana", "rubele_internazionale")
+from schemas.vocabulary import ALL_SYSTEMS
+
+# the four systems a list belongs to
+LIST_SYSTEMS = tuple(ALL_SYSTEMS)
 
 
 def iso_date(text: str) -> date:

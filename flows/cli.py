@@ -34,9 +34,7 @@ from flows.reconcile import add_reconcile_parser, run_reconcile
 
 DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
 WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
-# schemas.inputs.ALL_SYSTEMS, written out: importing schemas.inputs imports Polars and Pandera
-# (a quarter of a second at best), only to offer the choices of --system. A test keeps the
-# two equal.
+# the choices of --system (schemas.vocabulary: no Polars, no Pandera to import for them)
 ALL_LIST_SYSTEMS = list(LIST_SYSTEMS)
 # they read the warehouse with DuckDB alone: no Prefect flow, no Prefect import (seconds)
 READ_ONLY_VERBS = ("status", "problems", "export", "dashboard", "explain")

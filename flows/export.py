@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-# schemas.inputs.ALL_SYSTEMS, written out: importing it imports Polars and Pandera, which the
-# parser must not (a test keeps the two equal)
 FORMATS = ("csv", "parquet", "json", "txt", "import-list")
 OFFICIAL = "official"
 ORDER = "rating descending, then player_id"

@@ -7,6 +7,7 @@ import pandera.polars as pa
 import polars as pl
 
 from schemas.validation import row_check
+from schemas.vocabulary import VALIDITY_RANGE
 
 DRAUGHTS_VARIANTS = ["italiana", "internazionale"]
 DRAUGHTS_CATEGORIES = ["M", "CM", "N", "1C", "2C", "3C", "NC"]
@@ -31,10 +32,6 @@ class FidPlayer(pa.DataFrameModel):
 
     class Config:
         name = "FID registry players"
-
-
-# a validity is a percentage: 100 and 50 in the rulebooks shipped, never above ten times 100
-VALIDITY_RANGE = {"min_value": 1, "max_value": 1000}
 
 
 class DraughtsTournamentRow(pa.DataFrameModel):

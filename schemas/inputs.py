@@ -10,9 +10,8 @@ import pandera.polars as pa
 import polars as pl
 
 from schemas.validation import row_check
+from schemas.vocabulary import CHESS_SYSTEMS
 
-CHESS_SYSTEMS = ["elo_italia", "elo_rapid"]
-ALL_SYSTEMS = [*CHESS_SYSTEMS, "rubele_italiana", "rubele_internazionale"]
 CHESS_CATEGORIES = ["M", "CM", "1N", "2N", "3N", "1S", "2S", "NC"]
 # A rating below this or above that is a typing error, not a player.
 RATING_RANGE = {"min_value": 0, "max_value": 3500}

@@ -11,7 +11,7 @@ from pathlib import Path
 import grimp
 
 from flows.systems import SYSTEMS
-from schemas.inputs import ALL_SYSTEMS
+from schemas.vocabulary import ALL_SYSTEMS
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("flows", "transforms", "schemas", "synthetic")

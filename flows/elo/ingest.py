@@ -38,8 +38,8 @@ from flows.writes import (
     known_tournaments,
     record_problems,
 )
-from schemas.inputs import CHESS_SYSTEMS
 from schemas.problems import empty_problems, problem, problems_frame
+from schemas.vocabulary import CHESS_SYSTEMS
 from transforms.elo.intake import ACCEPTED, TournamentIntake, build_intake, validate_parsed
 from transforms.elo.rulebook import Rulebook
 from transforms.inputs.matching import provisional_aliases, remember_matches

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flows.publishing.arguments import ListError
-from schemas.inputs import ALL_SYSTEMS, CHESS_SYSTEMS
+from schemas.vocabulary import ALL_SYSTEMS, CHESS_SYSTEMS
 from transforms.lists.eras import RulebookError, default_rulebook_path
 from transforms.rubele.rulebook import RubeleRulebook, parse_rubele_rulebook
 

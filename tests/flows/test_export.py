@@ -310,7 +310,7 @@ def test_the_verbs_parse_as_documented_with_a_help_line_on_every_option():
 
     from flows.export import add_export_parser, run_export
     from flows.reconcile import add_reconcile_parser, run_reconcile
-    from schemas.inputs import ALL_SYSTEMS
+    from schemas.vocabulary import ALL_SYSTEMS
 
     assert list(LIST_SYSTEMS) == list(ALL_SYSTEMS)
     parser = argparse.ArgumentParser()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from schemas.draughts import VALIDITY_RANGE
+from schemas.vocabulary import VALIDITY_RANGE
 from transforms.lists.eras import (
     YOUTH_AGE_DAYS,
     Calendar,
