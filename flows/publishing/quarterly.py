@@ -17,7 +17,6 @@ from flows.publishing.arguments import (
     OFFICIAL,
     ListError,
     refuse_a_day_off_the_calendar,
-    refuse_an_open_window,
 )
 from flows.publishing.current import (
     CurrentList,
@@ -28,12 +27,11 @@ from flows.publishing.current import (
 from flows.publishing.refusals import (
     refuse_a_range,
     refuse_an_empty_first_list,
-    refuse_imported_dates,
     refuse_stale_lists_before,
 )
 from flows.publishing.revisions import WrittenList, inputs_checksums, superseded_note
 from flows.publishing.staleness import StaleList
-from flows.publishing.unrated import fill_receipt_windows
+from flows.publishing.unrated import fill_receipt_windows, has_windowless_revisions
 from flows.runtime import RunRecord, publish_markdown
 from flows.warehouse import Warehouse, execute, read_sql
 
@@ -66,14 +64,10 @@ def publish_quarterly(
         # took, and its record then costs a copy): the transaction refuses it again, should
         # the read-only session not be possible. Revisions without a receipt window (written
         # by an earlier version) get theirs in the transaction first, and the stale lists may
-        # depend on them: until then only what does not read them is refused here.
-        if execute(con, read_sql("queries/lists/windowless_dates.sql"), {"system": system}):
-            refuse_a_day_off_the_calendar(system, rulebook.era_at(list_date).calendar, list_date)
-            refuse_a_range(con, system, OFFICIAL, [list_date], rulebook)
-            return None
-        found = stale(con)
+        # depend on them: until then they are not asked here.
+        found = None if has_windowless_revisions(con, system) else stale(con)
         refuse_a_quarterly(con, system, list_date, rulebook, found)
-        return unchanged_list(con, system, list_date, rulebook, lambda _: found)
+        return None if found is None else current_list(con, system, list_date, rulebook, found)
 
     current = read_only_verdict(warehouse, refused_or_unchanged)
     with Warehouse(warehouse).transaction(create=False) as con:
@@ -123,17 +117,19 @@ def refuse_a_quarterly(
     system: str,
     list_date: date,
     rulebook: Any,
-    stale: list[StaleList],
+    stale: list[StaleList] | None,
 ) -> None:
     """What refuses a quarterly run before it computes its list: a day off the calendar, a
     receipt window still open, an imported list date or a missing previous list (these three
-    :func:`refuse_a_range`), a stale list before it (``stale``: the system's stale lists), a
-    first list with nothing to list. Reads only: the run asks it on a read-only session, and
-    again in its transaction."""
+    :func:`refuse_a_range`), a stale list before it (``stale``: the system's stale lists; None
+    where they cannot be told yet, see :func:`has_windowless_revisions`), a first list with
+    nothing to list. Reads only: the run asks it on a read-only session, and again in its
+    transaction."""
     calendar = rulebook.era_at(list_date).calendar
     refuse_a_day_off_the_calendar(system, calendar, list_date)
     refuse_a_range(con, system, OFFICIAL, [list_date], rulebook)
-    refuse_stale_lists_before(system, list_date, stale)
+    if stale is not None:
+        refuse_stale_lists_before(system, list_date, stale)
     refuse_an_empty_first_list(con, system, list_date, calendar)
 
 
@@ -143,18 +139,26 @@ def unchanged_list(
     """The list of ``list_date`` when a quarterly run would leave it as it is and refuse
     nothing (None: the run computes it, or refuses, saying why). Reads only: a read-only
     session will do."""
+    if has_windowless_revisions(con, system):
+        return None  # the run gives the revisions written before receipt windows theirs
+    found = stale(con)
     try:
-        calendar = rulebook.era_at(list_date).calendar
-        refuse_a_day_off_the_calendar(system, calendar, list_date)
-        refuse_an_open_window(system, calendar, list_date)
-        refuse_imported_dates(con, system, [list_date])
-        found = stale(con)
-        refuse_stale_lists_before(system, list_date, found)
+        refuse_a_quarterly(con, system, list_date, rulebook, found)
     except (ListError, ValueError):  # a refusal (or no era in force): the run says it
         return None
-    if execute(con, read_sql("queries/lists/windowless_dates.sql"), {"system": system}):
-        return None  # the run gives the revisions written before receipt windows theirs
-    lists = current_lists(con, system, rulebook, [list_date], found)
+    return current_list(con, system, list_date, rulebook, found)
+
+
+def current_list(
+    con: duckdb.DuckDBPyConnection,
+    system: str,
+    list_date: date,
+    rulebook: Any,
+    stale: list[StaleList],
+) -> CurrentList | None:
+    """The official list of ``list_date`` when it is current (``stale``: the system's stale
+    lists), for a run that refuses nothing."""
+    lists = current_lists(con, system, rulebook, [list_date], stale)
     return lists[0] if lists else None
 
 

@@ -15,6 +15,12 @@ from transforms.lists.eras import Calendar
 from transforms.lists.periods import receipt_window
 
 
+def has_windowless_revisions(con: duckdb.DuckDBPyConnection, system: str) -> bool:
+    """Whether revisions of ``system`` were written without a receipt window (by a version
+    before the windows): a write gives them theirs first (:func:`fill_receipt_windows`)."""
+    return bool(execute(con, read_sql("queries/lists/windowless_dates.sql"), {"system": system}))
+
+
 def fill_receipt_windows(
     con: duckdb.DuckDBPyConnection, system: str, calendar_at: Callable[[date], Calendar]
 ) -> int:

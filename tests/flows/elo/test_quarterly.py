@@ -143,6 +143,26 @@ def test_a_list_after_a_stale_one_is_refused_without_a_copy_of_the_warehouse(
     assert last[0] == "failed" and "recalculate --system elo_italia --stale" in last[1]
 
 
+def test_revisions_written_without_receipt_windows_get_them_and_stay_current(loaded_warehouse):
+    import duckdb
+
+    from flows.elo.lists import quarterly_flow
+
+    warehouse = str(loaded_warehouse)
+    quarterly_flow("elo_italia", date(SEASON, 4, 1), warehouse)
+    # as a version before the receipt windows wrote it: the stale lists cannot be told on the
+    # read-only session, the run gives the revision its window, and the list is still current
+    with duckdb.connect(warehouse) as con:
+        con.execute("UPDATE list_revision SET received_after = NULL, received_up_to = NULL")
+    assert quarterly_flow("elo_italia", date(SEASON, 4, 1), warehouse)["new_revision"] == 0
+    with Warehouse(loaded_warehouse).reader() as con:
+        windowless = con.execute(
+            "SELECT count(*) FROM list_revision WHERE received_up_to IS NULL"
+        ).fetchone()[0]
+    assert windowless == 0
+    assert quarterly_flow("elo_italia", date(SEASON, 7, 1), warehouse)["revision"] == 1
+
+
 def test_a_new_revision_from_a_quarterly_run_records_its_differences(loaded_warehouse, tmp_path):
     from flows.elo.lists import quarterly_flow
     from tests.flows.helpers import deliver_a_corrected_tournament
