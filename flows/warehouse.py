@@ -493,16 +493,24 @@ def _remove_leftover_staging(path: Path) -> None:
     """Remove the staging copies (and their WALs) of runs that were killed or lost power.
 
     Called under the writer lock, so no living run owns any of them."""
+    for leftover in _leftover_staging(path):
+        leftover.unlink(missing_ok=True)
+
+
+def _leftover_staging(path: Path) -> list[Path]:
+    """The staging files (copies, taken standbys, their WALs) beside ``path`` whose run is no
+    longer running: it was killed or lost power."""
     prefix = f".{path.name}.staging-"
+    found = []
     with os.scandir(path.parent) as entries:
         for entry in entries:
             if entry.name.startswith(prefix) and not entry.is_dir(follow_symlinks=False):
                 # a lock file deleted under a running writer lets a second one in: the first
                 # one's copy is still its own while its process lives
                 owner = entry.name.removeprefix(prefix).split(".")[0]
-                if owner.isdigit() and _is_running(int(owner)):
-                    continue
-                Path(entry.path).unlink(missing_ok=True)
+                if not (owner.isdigit() and _is_running(int(owner))):
+                    found.append(Path(entry.path))
+    return found
 
 
 def _is_running(pid: int) -> bool:
@@ -798,7 +806,12 @@ class Standby:
             standby = os.stat(self.path)
         except (OSError, ValueError):
             # the first write to a warehouse copies it (the standby is made by that swap), and
-            # a run that failed after taking the standby dropped it
+            # a run that failed after taking the standby dropped it, or was killed with it
+            if _leftover_staging(self.live_path):
+                return (
+                    "there is no standby beside it: a run that stopped half-way (killed, or "
+                    "the machine down) had taken it, and the next run removes what it left"
+                )
             return (
                 "there is no standby beside it (a warehouse's first write leaves one, and a run "
                 "that fails drops the one it took)"

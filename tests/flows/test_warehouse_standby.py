@@ -244,6 +244,30 @@ def test_status_says_where_the_next_run_writes(tmp_path):
     assert "changed since the last run's swap" in status_text(str(warehouse.path))
 
 
+def test_status_says_a_killed_run_took_the_standby(tmp_path):
+    from flows.status import status_text
+
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    _run(warehouse, ["problem"], 0)
+    _run(warehouse, ["problem"], 1)
+    # as a run killed while it wrote in the standby it had taken leaves it (a process that
+    # has ended, so its file is a leftover)
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    taken = tmp_path / f".w.duckdb.staging-{ended.stdout.strip()}"
+    (tmp_path / ".w.duckdb.standby").rename(taken)
+    assert "a run that stopped half-way (killed, or the machine down) had taken it" in (
+        status_text(str(warehouse.path))
+    )
+    _run(warehouse, ["problem"], 2)
+    assert not taken.exists()
+    assert "the next run writes in the standby" in status_text(str(warehouse.path))
+
+
 def test_the_record_of_a_failed_run_says_why_it_copies(tmp_path, capsys):
     warehouse = Warehouse(tmp_path / "w.duckdb")
     for n in range(3):
