@@ -69,7 +69,7 @@ def ranking_text(warehouse: str, system: str, top: int = 10) -> str:
             {"system": system, "ranking": "overall", "top": top},
         )
         latest = query_frame(
-            con, "SELECT max(list_date) AS day FROM rating_list WHERE system = ?", [system]
+            con, read_sql("queries/lists/latest_listed_date.sql"), {"system": system}
         )["day"][0]
     lines = [f"\nTop {top} of the {system} overall ranking, list of {latest}:"]
     lines += [

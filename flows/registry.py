@@ -398,12 +398,12 @@ def merge_player_flow(
     )
     with Warehouse(warehouse).transaction(create=False) as con:
         known = scalar(
-            con, "SELECT count(*) FROM player_match WHERE provisional_id = ?", [provisional_id]
+            con, read_sql("queries/provisional_known.sql"), {"provisional_id": provisional_id}
         )
         if not known:
             raise RegistryError(f"no unmatched player has the provisional id {provisional_id}")
         registered = scalar(
-            con, "SELECT count(*) FROM registry_snapshot WHERE player_id = ?", [player_id]
+            con, read_sql("queries/registry_player_known.sql"), {"player_id": player_id}
         )
         if not registered:
             raise RegistryError(f"player {player_id} is not in any registry snapshot")

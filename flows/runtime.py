@@ -21,7 +21,7 @@ import duckdb
 
 from flows.console import say
 from flows.prefect_server import OFFLINE_ENVIRONMENT
-from flows.warehouse import Warehouse, execute
+from flows.warehouse import Warehouse, execute, read_sql
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FlowFunction = TypeVar("FlowFunction", bound=Callable[..., Any])
@@ -100,11 +100,7 @@ class RunRecord:
     def write(self, con: duckdb.DuckDBPyConnection, status: str, report: str) -> None:
         execute(
             con,
-            """
-            INSERT INTO run_record (run_id, flow, parameters, rulebook_hash, code_version,
-                input_checksums, started_at, ended_at, status, counts, report)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
+            read_sql("queries/insert_run_record.sql"),
             [
                 self.run_id,
                 self.flow,
@@ -163,7 +159,7 @@ def record_failure(
         with Warehouse(Path(str(warehouse))).transaction(
             create=False, purpose="to record the failed run"
         ) as con:
-            recorded = execute(con, "SELECT 1 FROM run_record WHERE run_id = ?", [run.run_id])
+            recorded = execute(con, read_sql("queries/run_recorded.sql"), {"run_id": run.run_id})
             if not recorded:
                 run.write(con, "failed", f"# {flow_name} failed\n\n{reason}\n")
     except Exception as second:  # the warehouse itself failed: the run's error is the one shown

@@ -204,7 +204,7 @@ def record_problems(
         )
         .drop("_file")
     )
-    count_by_severity = "SELECT severity, count(*) FROM input_problem GROUP BY severity"
+    count_by_severity = read_sql("queries/problem_counts.sql")
     before = dict(execute(con, count_by_severity))
     with registered(con, "_incoming_problems", problems):
         execute(con, read_sql("queries/insert_new_problems.sql"), {"run_id": run_id})

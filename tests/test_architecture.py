@@ -3,6 +3,7 @@ no module takes part in an import cycle, and the contracts catch a layer broken 
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -107,3 +108,62 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 def test_every_system_the_inputs_name_is_registered_in_cascade_order() -> None:
     assert list(SYSTEMS) == list(ALL_SYSTEMS)
     assert [system.family for system in SYSTEMS.values()] == ["elo", "elo", "rubele", "rubele"]
+
+
+# Statements that may stay in Python: the warehouse's own machinery works on any table it is
+# given (migrations, appends, the standby's catch-up), and an f-string names its table at run
+# time (a registry kind's tables). The demo's example query is text shown to the analyst.
+SQL_KEYWORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH ", "CREATE ", "ALTER ", "DROP ")
+SQL_IN_PYTHON_ALLOWED = {Path("flows/warehouse.py")}
+SQL_CONSTANTS_ALLOWED = {(Path("flows/demo.py"), "EXAMPLE_QUERY")}
+
+
+def _sql_in_python(root: Path) -> list[str]:
+    """``file:line`` of every plain string in the packages that starts like a SQL statement,
+    outside what ``SQL_IN_PYTHON_ALLOWED`` and ``SQL_CONSTANTS_ALLOWED`` let stay."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            relative = path.relative_to(root)
+            if relative in SQL_IN_PYTHON_ALLOWED:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            allowed_lines: set[int] = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.JoinedStr):  # an f-string: its parts are not statements
+                    allowed_lines.update(
+                        part.lineno for part in ast.walk(node) if isinstance(part, ast.Constant)
+                    )
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(target, ast.Name) and (relative, target.id) in SQL_CONSTANTS_ALLOWED
+                    for target in node.targets
+                ):
+                    allowed_lines.update(
+                        part.lineno for part in ast.walk(node.value) if hasattr(part, "lineno")
+                    )
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Constant)
+                    and isinstance(node.value, str)
+                    and node.value.lstrip().startswith(
+                        SQL_KEYWORDS
+                    )  # the house writes SQL upper-case
+                    and node.lineno not in allowed_lines
+                ):
+                    found.append(f"{relative}:{node.lineno}")
+    return found
+
+
+def test_sql_lives_in_sql_files() -> None:
+    """A query the warehouse answers is a file under sql/ (read with ``read_sql``), where it
+    can be read, tested and changed as SQL, not a string scattered in Python."""
+    assert _sql_in_python(REPO_ROOT) == []
+
+
+def test_the_sql_check_finds_a_statement_in_python(tmp_path: Path) -> None:
+    for package in PACKAGES:
+        (tmp_path / package).mkdir()
+    (tmp_path / "flows" / "stray.py").write_text(
+        'QUERY = "SELECT rating FROM list_entry WHERE player_id = ?"\n', encoding="utf-8"
+    )
+    assert _sql_in_python(tmp_path) == ["flows/stray.py:1"]

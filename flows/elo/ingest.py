@@ -80,7 +80,7 @@ class DeliveryOutcome:
 
 def load_matching_context(con: duckdb.DuckDBPyConnection) -> MatchingContext:
     snapshots = query_frame(con, read_sql("queries/registry_identity.sql"))
-    merges = query_frame(con, "SELECT provisional_id, player_id FROM player_merge")
+    merges = query_frame(con, read_sql("queries/player_merges.sql"))
     stored = query_frame(con, read_sql("queries/provisional_entries.sql"))
     return MatchingContext(
         registry_identity=latest_identity(snapshots),

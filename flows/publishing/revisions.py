@@ -112,8 +112,7 @@ def write_list(
         # same list from these inputs: record that the revision in force is current for them
         execute(
             con,
-            "UPDATE list_revision SET inputs_hash = $inputs_hash WHERE system = $system "
-            "AND scenario = $scenario AND list_date = $list_date AND revision = $revision",
+            read_sql("queries/lists/record_inputs_current.sql"),
             {**key, "revision": current[0][0], "inputs_hash": context.inputs_hash},
         )
         return WrittenList(current[0][0], False, published, context)
@@ -263,8 +262,7 @@ def diff_against(
     else:
         base = execute(
             con,
-            "SELECT max(revision) FROM list_revision WHERE system = $system "
-            "AND scenario = 'official' AND list_date = $list_date",
+            read_sql("queries/lists/latest_official_revision.sql"),
             key,
         )[0][0]
         against_scenario, against_revision = OFFICIAL, base
