@@ -30,6 +30,9 @@ from typing import TextIO
 # lists on one).
 _lock = threading.RLock()
 _open_line_owner: object | None = None
+# set when standard output carries a command's data (``export --out -``): its own lines then
+# go to stderr, so that what a pipe reads is the data alone
+_lines_to_stderr = False
 
 
 def counted(count: int, noun: str, nouns: str | None = None) -> str:
@@ -232,9 +235,36 @@ def _log(message: str) -> None:
         pass
 
 
+def keep_stdout_for_data() -> None:
+    """From now on the command's own lines (progress, what it did, the warehouse it used) go
+    to stderr: standard output carries the data :func:`write_data` writes."""
+    global _lines_to_stderr
+    _lines_to_stderr = True
+
+
+def write_data(content: bytes) -> None:
+    """Write ``content`` to standard output as it is; a reader that went away is no error."""
+    stream: TextIO | None = sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.flush()
+        binary = getattr(stream, "buffer", None)
+        if binary is None:  # a test's text stand-in
+            stream.write(content.decode("utf-8"))
+        else:
+            binary.write(content)
+            binary.flush()
+    except OSError as error:
+        if not _reader_went_away(error):
+            raise
+        silence(err=False)
+
+
 def _write(text: str, *, err: bool) -> None:
     """Write and flush ``text``; a closed pipe is taken once, then the stream is silenced."""
-    stream: TextIO | None = sys.stderr if err else sys.stdout
+    to_stderr = err or _lines_to_stderr
+    stream: TextIO | None = sys.stderr if to_stderr else sys.stdout
     if stream is None:  # started with the stream closed (``>&-``): nobody to tell
         return
     try:
@@ -243,7 +273,7 @@ def _write(text: str, *, err: bool) -> None:
     except OSError as error:
         if not _reader_went_away(error):
             raise
-        silence(err=err)
+        silence(err=to_stderr)
 
 
 def _reader_went_away(error: OSError) -> bool:

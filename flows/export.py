@@ -17,21 +17,26 @@ not pay for them (tests/flows/test_cli_surface.py).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from flows.arguments import LIST_SYSTEMS, iso_date
-from flows.console import counted, show
+from flows.console import counted, keep_stdout_for_data, show, write_data
 
 if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
 FORMATS = ("csv", "parquet", "json", "txt", "import-list")
+# ``--out -``: the list to standard output (the command's own lines then go to stderr)
+STANDARD_OUTPUT = "-"
 OFFICIAL = "official"
 ORDER = "rating descending, then player_id"
 
@@ -237,42 +242,65 @@ def export_list(
     scenario: str | None = None,
     force: bool = False,
 ) -> Exported:
-    """Write one revision of a list to ``out`` in ``fmt`` (see the module's note)."""
+    """Write one revision of a list to ``out`` in ``fmt`` (see the module's note); ``out`` ``-``
+    writes it to standard output."""
     if fmt not in FORMATS:
         raise ExportError(f"no format {fmt!r}: the formats are {', '.join(FORMATS)}")
-    target = Path(out)
-    refuse_the_target(target, force)
+    to_stdout = out == STANDARD_OUTPUT
+    if to_stdout and fmt == "parquet" and sys.stdout is not None and sys.stdout.isatty():
+        raise ExportError("parquet is binary: send --out - to a file or a program, not a terminal")
+    target = Path(out) if to_stdout else export_target(Path(out), force)
     key, rows = read_list(warehouse, system, list_date, revision, scenario)
     left_out: tuple[str, ...] = ()
     if fmt == "parquet":
-        _replace_with(target, lambda path: rows.write_parquet(path, **PARQUET_SETTINGS))
-        written = rows.height
+
+        def write(destination: Path | BinaryIO) -> None:
+            rows.write_parquet(destination, **PARQUET_SETTINGS)
+
     else:
         if fmt == "txt":
             content, left_out = txt_list(rows)
-        elif fmt == "csv":
-            content = _csv_bytes(rows)
         elif fmt == "json":
             content = json_list(key, rows)
         else:
-            content = _csv_bytes(import_list_rows(rows))
-        _replace_with(target, lambda path: path.write_bytes(content))
-        written = rows.height - len(left_out)
-    return Exported(key, target, written, left_out)
+            content = _csv_bytes(rows if fmt == "csv" else import_list_rows(rows))
+
+        def write(destination: Path | BinaryIO) -> None:
+            if isinstance(destination, Path):
+                destination.write_bytes(content)
+            else:
+                destination.write(content)
+
+    if to_stdout:
+        buffer = io.BytesIO()
+        write(buffer)
+        write_data(buffer.getvalue())
+    else:
+        _replace_with(target, write)
+    return Exported(key, target, rows.height - len(left_out), left_out)
 
 
-def refuse_the_target(target: Path, force: bool) -> None:
-    """A file is replaced only when asked (``--force``); never a folder, nor into a folder
-    that does not exist (a mistyped path)."""
+def export_target(target: Path, force: bool) -> Path:
+    """The file an export writes for ``--out target``: a file is replaced only when asked
+    (``--force``); never a folder, a device or a pipe (``-`` is standard output), nor into a
+    folder that does not exist (a mistyped path). Through a symbolic link, the file it names
+    is replaced and the link stays."""
     if target.is_dir():
         raise ExportError(f"{target} is a folder: give the file to write (--out FILE)")
-    if target.exists() and not force:
+    if target.exists() and not target.is_file():
+        raise ExportError(
+            f"{target} is not a file (a device, a pipe or a socket): give --out - to write "
+            "to the standard output"
+        )
+    final = target.resolve() if target.is_symlink() else target
+    if final.exists() and not force:
         raise ExportError(f"{target} exists: give --force to replace it")
-    if not target.parent.is_dir():
-        raise ExportError(f"no folder {target.parent} to write {target.name} in")
+    if not final.parent.is_dir():
+        raise ExportError(f"no folder {final.parent} to write {final.name} in")
+    return final
 
 
-def _replace_with(target: Path, write: Any) -> None:
+def _replace_with(target: Path, write: Callable[[Path], None]) -> None:
     """Write through a temporary file beside ``target``, then rename it over ``target``: a
     reader never sees half a file, and an interrupted export leaves the old file whole."""
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
@@ -445,7 +473,13 @@ def add_export_parser(verbs: Any) -> argparse.ArgumentParser:
         "publish); import-list (player_id,rating,games,k,category,last_played: what "
         "import-list and reconcile read)",
     )
-    export.add_argument("--out", required=True, metavar="FILE", help="the file to write")
+    export.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE",
+        help="the file to write; - writes to the standard output (the command's own lines "
+        "then go to stderr)",
+    )
     export.add_argument(
         "--force", action="store_true", help="replace --out when it exists (refused otherwise)"
     )
@@ -454,6 +488,8 @@ def add_export_parser(verbs: Any) -> argparse.ArgumentParser:
 
 def run_export(args: argparse.Namespace) -> None:
     """``graduatoria export``: write the file and say what was written."""
+    if args.out == STANDARD_OUTPUT:
+        keep_stdout_for_data()
     done = export_list(
         args.warehouse,
         args.system,
@@ -464,9 +500,10 @@ def run_export(args: argparse.Namespace) -> None:
         scenario=args.scenario,
         force=args.force,
     )
+    where = "the standard output" if args.out == STANDARD_OUTPUT else done.path
     show(
         f"export: {done.key.described()}, {counted(done.players, 'player')}, "
-        f"{args.format}, to {done.path}"
+        f"{args.format}, to {where}"
     )
     if done.left_out:
         shown = ", ".join(done.left_out[:3]) + (", …" if len(done.left_out) > 3 else "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -334,3 +335,36 @@ def test_the_verbs_parse_as_documented_with_a_help_line_on_every_option():
     )
     assert (args.revision, args.scenario, args.force) == (2, "k40", True)
     assert callable(run_export) and callable(run_reconcile)
+
+
+def test_out_dash_writes_the_list_to_standard_output_and_the_commands_lines_to_stderr(
+    warehouse, tmp_path
+):
+    filed = _export(warehouse, tmp_path / "list.csv", "csv").read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "export", "--system", "elo_italia",
+         "--list-date", APRIL.isoformat(), "--format", "csv", "--out", "-",
+         "--warehouse", str(warehouse)],
+        cwd=tmp_path, capture_output=True, check=True,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )  # fmt: skip
+    assert done.stdout == filed
+    assert b"to the standard output" in done.stderr
+    assert b"graduatoria: warehouse" in done.stderr
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_device_is_refused_and_a_link_is_written_through(warehouse, tmp_path):
+    with pytest.raises(ExportError, match=r"is not a file .*give --out - to write to the standard"):
+        _export(warehouse, Path(os.devnull), "csv", force=True)
+    assert Path(os.devnull).is_char_device()
+    published = tmp_path / "site" / "elo_italia.csv"
+    published.parent.mkdir()
+    published.write_text("last quarter\n", encoding="utf-8")
+    link = tmp_path / "latest.csv"
+    link.symlink_to(published)
+    with pytest.raises(ExportError, match=r"latest\.csv exists: give --force"):
+        _export(warehouse, link, "csv")
+    _export(warehouse, link, "csv", force=True)
+    assert link.is_symlink()
+    assert published.read_text(encoding="utf-8").startswith("system,list_date,")
