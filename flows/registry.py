@@ -396,45 +396,61 @@ def merge_player_flow(
         flow="merge-player",
         parameters={"provisional_id": provisional_id, "player_id": player_id, "force": force},
     )
+    # refused on a read-only session first: a mistyped id costs no write (whose failure would
+    # drop the standby, and the next run would copy the warehouse)
+    with Warehouse(warehouse).reader() as con:
+        refuse_a_merge(con, provisional_id, player_id, force)
     with Warehouse(warehouse).transaction(create=False) as con:
-        known = scalar(
-            con, read_sql("queries/provisional_known.sql"), {"provisional_id": provisional_id}
-        )
-        if not known:
-            raise RegistryError(f"no unmatched player has the provisional id {provisional_id}")
-        registered = scalar(
-            con, read_sql("queries/registry_player_known.sql"), {"player_id": player_id}
-        )
-        if not registered:
-            raise RegistryError(f"player {player_id} is not in any registry snapshot")
-        entered = query_frame(
-            con, read_sql("queries/provisional_identity.sql"), {"provisional_id": provisional_id}
-        )
-        person = latest_identity(
-            query_frame(con, read_sql("queries/registry_identity.sql"))
-        ).filter(pl.col("player_id") == player_id)
-        differs = merge_disagreements(entered, person)
-        if len(differs) == 2 and not force:
-            raise RegistryError(
-                f"{provisional_id} does not look like {player_id}: {' and '.join(differs)} "
-                "differ; if they are one person all the same, merge with --force"
-            )
-        proposed = pl.DataFrame({"provisional_id": [provisional_id], "player_id": [player_id]})
-        twice = merge_conflicts(con, proposed)
-        if twice.height:
-            raise RegistryError(
-                f"{provisional_id} cannot be {player_id}: both play in "
-                f"{twice.get_column('tournaments')[0]}, and one person cannot play twice in a "
-                "tournament"
-            )
+        entries, differs = refuse_a_merge(con, provisional_id, player_id, force)
         execute(
             con,
             read_sql("queries/upsert_player_merge.sql"),
             [provisional_id, player_id, note, run.run_id],
         )
-        message = f"{provisional_id} is now {player_id} ({known} tournament entries)" + (
-            f"; note that {' and '.join(differs)} differ" if differs else ""
+        message = f"{provisional_id} is now {player_id} ({entries} tournament entries)" + (
+            f"; note that {' and '.join(differs)} {'differ' if len(differs) > 1 else 'differs'}"
+            if differs
+            else ""
         )
         run.write(con, "succeeded", message)
     say(message)
     return message
+
+
+def refuse_a_merge(
+    con: duckdb.DuckDBPyConnection, provisional_id: str, player_id: str, force: bool
+) -> tuple[int, list[str]]:
+    """The provisional player's tournament entries, and what of his identity differs from the
+    registry player's (name, birth), unless the merge is refused: an unknown provisional id or
+    registry player, both differing without ``force``, or both ids playing in one tournament."""
+    known = scalar(
+        con, read_sql("queries/provisional_known.sql"), {"provisional_id": provisional_id}
+    )
+    if not known:
+        raise RegistryError(f"no unmatched player has the provisional id {provisional_id}")
+    registered = scalar(
+        con, read_sql("queries/registry_player_known.sql"), {"player_id": player_id}
+    )
+    if not registered:
+        raise RegistryError(f"player {player_id} is not in any registry snapshot")
+    entered = query_frame(
+        con, read_sql("queries/provisional_identity.sql"), {"provisional_id": provisional_id}
+    )
+    person = latest_identity(query_frame(con, read_sql("queries/registry_identity.sql"))).filter(
+        pl.col("player_id") == player_id
+    )
+    differs = merge_disagreements(entered, person)
+    if len(differs) == 2 and not force:
+        raise RegistryError(
+            f"{provisional_id} does not look like {player_id}: {' and '.join(differs)} "
+            "differ; if they are one person all the same, merge with --force"
+        )
+    proposed = pl.DataFrame({"provisional_id": [provisional_id], "player_id": [player_id]})
+    twice = merge_conflicts(con, proposed)
+    if twice.height:
+        raise RegistryError(
+            f"{provisional_id} cannot be {player_id}: both play in "
+            f"{twice.get_column('tournaments')[0]}, and one person cannot play twice in a "
+            "tournament"
+        )
+    return int(known), differs  # type: ignore[call-overload]

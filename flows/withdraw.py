@@ -8,6 +8,7 @@ rated. Delivering it again, as a new delivery, brings it back as a new version.
 
 from __future__ import annotations
 
+import duckdb
 from prefect import flow
 
 from flows.console import counted, say
@@ -27,13 +28,12 @@ def withdraw_flow(tournament_id: str, reason: str, warehouse: str) -> dict[str, 
         raise WithdrawError("give the reason of the withdrawal (--reason TEXT): it is kept")
     run = RunRecord(flow="withdraw", parameters={"tournament_id": tournament_id, "reason": reason})
     key = {"tournament_id": tournament_id}
+    # refused on a read-only session first: a mistyped id costs no write (whose failure would
+    # drop the standby, and the next run would copy the warehouse)
+    with Warehouse(warehouse).reader() as con:
+        refuse_a_withdrawal(con, tournament_id)
     with Warehouse(warehouse).transaction(create=False) as con:
-        latest = execute(con, read_sql("queries/tournament_latest.sql"), key)
-        if not latest:
-            raise WithdrawError(f"no tournament {tournament_id} in the warehouse")
-        version, status, system = latest[0]
-        if status == "withdrawn":
-            raise WithdrawError(f"{tournament_id} is withdrawn already (version {version})")
+        version, status, system = refuse_a_withdrawal(con, tournament_id)
         rated_by = execute(con, read_sql("queries/lists_rating_tournament.sql"), key)
         new = {**key, "version": version, "run_id": run.run_id}
         execute(con, read_sql("queries/insert_withdrawn_version.sql"), new)
@@ -52,7 +52,8 @@ def withdraw_flow(tournament_id: str, reason: str, warehouse: str) -> dict[str, 
         ]
         if rated_by:
             lines.append(
-                f"- {counted(len(rated_by), 'list')} rated it and are now stale: "
+                f"- {counted(len(rated_by), 'list')} rated it and "
+                f"{'is' if len(rated_by) == 1 else 'are'} now stale: "
                 + ", ".join(f"{system} {list_date}" for system, list_date in rated_by)
                 + "; replay them with `graduatoria recalculate --stale`"
             )
@@ -61,3 +62,17 @@ def withdraw_flow(tournament_id: str, reason: str, warehouse: str) -> dict[str, 
     publish_markdown(report, key="withdrawal")
     say(report)
     return run.counts
+
+
+def refuse_a_withdrawal(con: duckdb.DuckDBPyConnection, tournament_id: str) -> tuple[int, str, str]:
+    """The latest version of ``tournament_id`` (version, status, system), unless it cannot be
+    withdrawn: the warehouse has no such tournament, or it is withdrawn already."""
+    latest = execute(
+        con, read_sql("queries/tournament_latest.sql"), {"tournament_id": tournament_id}
+    )
+    if not latest:
+        raise WithdrawError(f"no tournament {tournament_id} in the warehouse")
+    version, status, system = latest[0]
+    if status == "withdrawn":
+        raise WithdrawError(f"{tournament_id} is withdrawn already (version {version})")
+    return version, status, system

@@ -2,6 +2,7 @@
 stale until replayed, its files kept, and a withdrawal twice refused."""
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +11,7 @@ from flows.warehouse import Warehouse
 pytestmark = pytest.mark.usefixtures("prefect_server")
 
 
-def test_a_withdrawn_tournament_leaves_the_lists_that_rated_it(season_warehouse):
+def test_a_withdrawn_tournament_leaves_the_lists_that_rated_it(season_warehouse, capsys):
     from flows.elo.recalculate import recalculate_flow
     from flows.status import stale_of
     from flows.withdraw import WithdrawError, withdraw_flow
@@ -36,7 +37,7 @@ def test_a_withdrawn_tournament_leaves_the_lists_that_rated_it(season_warehouse)
             "ON f.sha256 = v.file_sha256 WHERE v.tournament_id = ?",
             [tournament_id],
         ).fetchone()[0]
-    assert "- 1 list rated it and are now stale: elo_italia 2019-04-01" in report
+    assert "- 1 list rated it and is now stale: elo_italia 2019-04-01" in report
     assert kept == version + 1  # every version, the withdrawn one too, names the archived file
 
     assert recalculate_flow("elo_italia", warehouse, stale=True)["new_revisions"] == 2
@@ -51,7 +52,18 @@ def test_a_withdrawn_tournament_leaves_the_lists_that_rated_it(season_warehouse)
         assert stale_of(con, "elo_italia") == []
     assert rated == 0
     assert excluded == [(date(2019, 4, 1), "withdrawn: delivered by mistake: a club match")]
+    # refused on a read-only session: the standby stays, and no copy of the warehouse is made
+    # to record the refused runs
+    standby = Path(warehouse).with_name(f".{Path(warehouse).name}.standby")
+    capsys.readouterr()
     with pytest.raises(WithdrawError, match=f"{tournament_id} is withdrawn already"):
         withdraw_flow(tournament_id, "again", warehouse)
     with pytest.raises(WithdrawError, match="no tournament NOPE-1 in the warehouse"):
         withdraw_flow("NOPE-1", "a typo", warehouse)
+    assert "writing in a copy" not in capsys.readouterr().out
+    assert standby.exists()
+    with Warehouse(warehouse).reader() as con:
+        refused = con.execute(
+            "SELECT count(*) FROM run_record WHERE flow = 'withdraw' AND status = 'failed'"
+        ).fetchone()[0]
+    assert refused == 2
