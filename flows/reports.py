@@ -20,10 +20,17 @@ def _line(problem: dict[str, object]) -> str:
     return f"- {where}{shown}: {problem['reason']}"
 
 
-def problems_section(problems: pl.DataFrame) -> str:
-    """The rejections (every one, up to MAX_LISTED, then a pointer to the view) and the first
-    warnings of a run, as report sections; ``problems`` holds the rows of
-    ``sql/queries/run_problems.sql``."""
+# what identifies a problem among a run's (its value aside)
+PROBLEM_KEY = ["file_name", "tournament_id", "line_no", "field", "reason"]
+
+
+def problems_section(problems: pl.DataFrame, new: pl.DataFrame | None = None) -> str:
+    """The rejections (every one, up to MAX_LISTED, then a pointer to the view) and the
+    warnings of a run (up to MAX_LISTED, then a pointer), as report sections; ``problems``
+    holds the rows of ``sql/queries/run_problems.sql``. Where a run read problems that earlier
+    runs recorded already, ``new`` holds those it recorded itself: its warnings are listed
+    first, so that a new one (a version moved to another period, a manifest value used) is
+    not cut off behind warnings the analyst has seen before."""
     lines: list[str] = []
     errors = problems.filter(pl.col("severity") == "error")
     if errors.height:
@@ -33,9 +40,41 @@ def problems_section(problems: pl.DataFrame) -> str:
             lines.append(f"- … and {errors.height - MAX_LISTED} more in the `rejection` view")
     warnings = problems.filter(pl.col("severity") == "warning")
     if warnings.height:
-        lines += ["", f"## Warnings ({warnings.height}, first {MAX_LISTED})"]
-        lines += [_line(row) for row in warnings.head(MAX_LISTED).iter_rows(named=True)]
+        cut = warnings.height > MAX_LISTED
+        order = (
+            "new ones first, then whole-tournament ones"
+            if new is not None
+            else ("whole-tournament ones first")
+        )
+        lines += [
+            "",
+            f"## Warnings ({warnings.height}{f', first {MAX_LISTED}: {order}' if cut else ''})",
+        ]
+        shown = _worth_reading_first(warnings, new).head(MAX_LISTED)
+        lines += [_line(row) for row in shown.iter_rows(named=True)]
+        if cut:
+            lines.append(
+                f"- … and {warnings.height - MAX_LISTED} more: `graduatoria problems`, or the "
+                "`input_warning` view"
+            )
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def _worth_reading_first(warnings: pl.DataFrame, new: pl.DataFrame | None) -> pl.DataFrame:
+    """``warnings`` with those ``new`` holds first (when given), then those of a whole
+    tournament or manifest row (no line) before those of one line; otherwise as they come."""
+    ranked = warnings.with_row_index("_read")
+    if new is not None:
+        seen_before = ranked.join(
+            new.select(PROBLEM_KEY).unique().cast(ranked.select(PROBLEM_KEY).schema),
+            on=PROBLEM_KEY,
+            how="anti",
+            nulls_equal=True,
+        ).get_column("_read")
+        ranked = ranked.with_columns(pl.col("_read").is_in(seen_before.implode()).alias("_old"))
+    else:
+        ranked = ranked.with_columns(pl.lit(False).alias("_old"))
+    return ranked.sort("_old", pl.col("line_no").is_not_null(), "_read").drop("_read", "_old")
 
 
 def _players_line(frame: pl.DataFrame, column: str) -> list[str]:

@@ -467,7 +467,10 @@ def ingest_flow(
             run.counts = write_outcomes(con, run, outcomes)
             unrated = unrated_among_new(con, run)
         run.counts["tournaments_unrated"] = unrated.height
-        report = ingest_report(run, outcomes, unrated, context.registry_identity.height > 0)
+        recorded = query_frame(con, read_sql("queries/run_problems.sql"), {"run_id": run.run_id})
+        report = ingest_report(
+            run, outcomes, unrated, context.registry_identity.height > 0, recorded
+        )
         run.write(con, "succeeded", report)
     publish_markdown(report, key="ingest-report")
     say(report)
@@ -486,7 +489,11 @@ def unrated_among_new(con: duckdb.DuckDBPyConnection, run: RunRecord) -> pl.Data
 
 
 def ingest_report(
-    run: RunRecord, outcomes: list[DeliveryOutcome], unrated: pl.DataFrame, registry_loaded: bool
+    run: RunRecord,
+    outcomes: list[DeliveryOutcome],
+    unrated: pl.DataFrame,
+    registry_loaded: bool,
+    new_problems: pl.DataFrame | None = None,
 ) -> str:
     counts = run.counts
     lines = [
@@ -541,4 +548,4 @@ def ingest_report(
             lines.append(f"- {intake.tournament_id}: {reason}")
     lines += unrated_section(unrated, MAX_LISTED)
     report = "\n".join(lines) + "\n"
-    return report + (problems_section(problems) if problems.height else "")
+    return report + (problems_section(problems, new_problems) if problems.height else "")
