@@ -182,6 +182,20 @@ def test_a_quarterly_after_a_stale_list_is_still_refused(published, tmp_path):
         quarterly_flow("elo_italia", july, str(published))
 
 
+def test_a_version_moved_past_a_lists_cut_off_is_named_as_what_made_it_stale(published, tmp_path):
+    # a tournament of the July list delivered again with a receipt date after its cut-off
+    # (2019-06-15): it leaves the July list, which the status says, naming it
+    from flows.status import stale_of
+
+    tournament_id, versions = deliver_a_corrected_tournament(
+        published, tmp_path / "inbox", received_on="2019-08-01"
+    )
+    assert versions == 1
+    with Warehouse(published).reader() as con:
+        stale = {item.list_date: item.reason for item in stale_of(con, "elo_italia")}
+    assert f"new versions of {tournament_id}" in stale[date(SEASON, 7, 1)]
+
+
 # ------------------------------------------------------------------------------- replays
 
 

@@ -4,12 +4,15 @@
 -- those new to it; the merges recorded since of players in those tournaments (a merge changes only
 -- the lists that read its player); the registry snapshots loaded since, dated up to the list
 -- date (the system's registry: FID for draughts, FSI for chess).
+-- A version received after the cut-off counts too when the list knew the tournament: it
+-- moves the tournament out of the list.
 WITH changed AS (
-    SELECT tournament_id, bool_or(ingested_at <= $written_at) AS known_before
+    SELECT tournament_id,
+           bool_or(ingested_at <= $written_at AND received_on <= $up_to) AS known_before
     FROM tournament_version
-    WHERE system = $system AND received_on <= $up_to
+    WHERE system = $system
     GROUP BY tournament_id
-    HAVING bool_or(ingested_at > $written_at)
+    HAVING bool_or(ingested_at > $written_at) AND bool_or(received_on <= $up_to)
 )
 SELECT
     (SELECT list(tournament_id ORDER BY tournament_id) FILTER (WHERE known_before) FROM changed)
