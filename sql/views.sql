@@ -168,7 +168,8 @@ SELECT t.system, t.tournament_id, t.version, t.received_on, t.start_date, t.end_
        CASE WHEN f.source = 'imported' THEN
            'received on ' || t.received_on || ', by the cut-off (' || f.received_up_to
            || ') of the ' || t.system || ' list of ' || f.list_date
-           || ', imported as the federation published it: no list computed here rates it'
+           || ', imported as the federation published it: no list computed here rates it '
+           || '(its players'' participations count for the activity of the lists after it)'
        ELSE
            'received on ' || t.received_on || ', before the window of the first '
            || t.system || ' list (' || f.list_date || ': received after '

@@ -539,7 +539,8 @@ def test_a_tournament_received_before_the_first_list_is_named_as_never_rated(
     assert counts["tournaments_accepted"] == 1 and counts["tournaments_unrated"] == 1
     reason = (
         f"received on {ended}, by the cut-off (2018-12-15) of the elo_italia list of 2019-01-01, "
-        "imported as the federation published it: no list computed here rates it"
+        "imported as the federation published it: no list computed here rates it (its "
+        "players' participations count for the activity of the lists after it)"
     )
     with Warehouse(warehouse).reader() as con:
         report = con.execute(
