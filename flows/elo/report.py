@@ -8,6 +8,7 @@ import polars as pl
 from flows.publishing.context import PeriodContext
 from flows.reports import MAX_LISTED, TOP_MOVES, moves_sections
 from transforms.elo.lists import ENTRY_BASES, PeriodFacts
+from transforms.inputs.matching import PROVISIONAL_PREFIX
 from transforms.lists.published import PublishedList
 
 
@@ -46,6 +47,7 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
                 pl.col("in_ranking").sum().alias("in_ranking"),
                 is_newcomer.sum().alias("newcomers"),
                 is_promotion.sum().alias("promotions"),
+                pl.col("player_id").str.starts_with(PROVISIONAL_PREFIX).sum().alias("provisional"),
             ),
             biggest(gains=True),
             biggest(gains=False),
@@ -71,6 +73,14 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
         f"- new players: {count['newcomers']}; "
         f"{'letter changes' if letters else 'category promotions'}: {count['promotions']}",
     ]
+    if count["provisional"]:
+        # players the registry did not identify when their tournaments were ingested: listed
+        # under provisional ids until an analyst merges them (or a registry snapshot knows them)
+        lines.append(
+            f"- provisional players (not found in the registry): {count['provisional']}; "
+            "see the `unmatched_player` view, and `graduatoria merge-player` for one who is "
+            "registered under another name"
+        )
     lines += moves_sections(gains, losses)
     if facts.quarantined.height:
         lines += ["", "## Quarantined tournaments (not rated)"]

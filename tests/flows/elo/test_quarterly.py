@@ -256,3 +256,20 @@ def test_a_list_whose_receipt_window_is_still_open_is_refused(
     assert "writing in a copy" not in capsys.readouterr().out
     monkeypatch.setattr(flows.publishing.arguments, "today", lambda: date(SEASON, 6, 16))
     assert quarterly_flow("elo_italia", date(SEASON, 7, 1), str(loaded_warehouse))["revision"] == 1
+
+
+def test_the_report_counts_the_provisional_players_on_the_list(loaded_warehouse):
+    # players the registry did not identify are on the list under provisional ids: the
+    # analyst reads how many, and where to look, in the list's report
+    from flows.elo.lists import quarterly_flow
+
+    quarterly_flow("elo_italia", date(SEASON, 4, 1), str(loaded_warehouse))
+    with Warehouse(loaded_warehouse).reader() as con:
+        provisional = con.execute(
+            "SELECT count(*) FROM rating_list WHERE system = 'elo_italia' AND player_id LIKE 'P-%'"
+        ).fetchone()[0]
+        report = con.execute(
+            "SELECT report FROM run WHERE flow = 'quarterly' ORDER BY started_at DESC LIMIT 1"
+        ).fetchone()[0]
+    assert provisional > 0  # the demo season's files name players the registry lacks
+    assert f"- provisional players (not found in the registry): {provisional}; " in report
