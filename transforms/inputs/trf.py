@@ -326,8 +326,10 @@ def _split(frame: pl.DataFrame, files: int, schema: dict[str, pl.DataType]) -> l
 class _Problems:
     """The problems of a batch, in the order the checks find them: each check adds its rows (a
     vectorised check in file order, a scalar one file by file). Each file's problems come out
-    sorted as its parse alone sorts them: whole-file problems first, then by line, and within
-    a line in the order of the checks and of their rows."""
+    sorted as its parse alone sorts them: those that explain the others first (a file cut
+    short: the opponents and rounds it lost are errors of their own lines), then whole-file
+    problems, then by line, and within a line in the order of the checks and of their rows.
+    A quarantined tournament is named by its first error."""
 
     def __init__(self) -> None:
         self._frames: list[pl.DataFrame] = []
@@ -336,13 +338,14 @@ class _Problems:
         """The rows of a vectorised check (:func:`_flag`)."""
         if frame is not None and frame.height:
             check = pl.lit(len(self._frames), pl.Int32).alias("_check")
-            self._frames.append(frame.with_columns(check))
+            self._frames.append(frame.with_columns(check, pl.lit(False).alias("_cause")))
 
-    def found(self, rows: Iterable[tuple[int, _Found]]) -> None:
-        """The problems of a scalar check: (file, problem) pairs, each file's in order."""
-        listed = [(file, *found, len(self._frames)) for file, found in rows]
+    def found(self, rows: Iterable[tuple[int, _Found]], *, explains_others: bool = False) -> None:
+        """The problems of a scalar check: (file, problem) pairs, each file's in order;
+        ``explains_others``: they come before the file's other problems."""
+        listed = [(file, *found, len(self._frames), explains_others) for file, found in rows]
         if listed:
-            schema = {**_batch(PROBLEMS_SCHEMA), "_check": pl.Int32()}
+            schema = {**_batch(PROBLEMS_SCHEMA), "_check": pl.Int32(), "_cause": pl.Boolean()}
             self._frames.append(pl.DataFrame(listed, schema=schema, orient="row"))
 
     def by_file(self, files: int) -> list[pl.DataFrame]:
@@ -352,8 +355,15 @@ class _Problems:
         ordered = (
             pl.concat(self._frames, how="vertical")
             .with_row_index("_row")
-            .sort([FILE, pl.col("line_no").is_not_null(), "line_no", "_check", "_row"])
-            .drop("_row", "_check")
+            .sort(
+                FILE,
+                ~pl.col("_cause"),
+                pl.col("line_no").is_not_null(),
+                "line_no",
+                "_check",
+                "_row",
+            )
+            .drop("_row", "_check", "_cause")
         )
         return _split(ordered, files, PROBLEMS_SCHEMA)
 
@@ -1754,7 +1764,8 @@ def parse_trf_files(raws: Sequence[bytes]) -> list[ParsedTrf]:
         problems.flagged(found)
     bye_codes = _per_file(games, pl.col("result_code").is_in(_BYE_CODES).any(), files, False)
     problems.found(
-        _truncation_problems(lines, p001, players, games, rounds, bare_dashes, bye_codes)
+        _truncation_problems(lines, p001, players, games, rounds, bare_dashes, bye_codes),
+        explains_others=True,
     )
     players, blank_points = _with_blank_points(players, games, p001)
     problems.flagged(blank_points)

@@ -47,6 +47,8 @@ from transforms.inputs.trf import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
+# real files written by other programs, beside the repository (absent from a fresh clone)
+TRF_DIR = REPO_ROOT.parent / "shared" / "data" / "trf"
 TRF_DIR = REPO_ROOT.parent / "shared" / "data" / "trf"
 
 COMPETICHESS = "GrzegorzKi_CompetiChess__test_backend_testTrfFile.txt"
@@ -1344,3 +1346,24 @@ def test_the_time_control_lines_are_kept_as_written_with_their_line_numbers():
     ).rows() == [(2, "warning")]
     blank = parse_trf(b"122 \n")
     assert blank.tournament.select("time_control", "time_control_line").row(0) == (None, None)
+
+
+def test_a_cut_file_is_named_first_by_its_cut() -> None:
+    # a real file cut in the middle of a player's line: the opponents and rounds it lost are
+    # errors of their own lines, further up; the cut, which explains them, comes first (a
+    # quarantined tournament is named by its first error)
+    real = None
+    if (TRF_DIR / "sklangen_TRF__tests_example1.trf").is_file():
+        raw = (TRF_DIR / "sklangen_TRF__tests_example1.trf").read_bytes()
+        # cut 50 bytes into the fourth-last player line
+        real = raw[: raw.rindex(b"\n001 ", 0, raw.rindex(b"\n001 ", 0, raw.rindex(b"\n001 "))) + 51]
+    whole = [
+        line001(1, "A", 1.5, [entry(4, "w", "1"), entry(3, "b", "=")], rank=1),
+        line001(2, "B", 0.5, [entry(3, "b", "0"), entry(4, "w", "=")], rank=3),
+        line001(3, "C", 1.5, [entry(2, "w", "1"), entry(1, "w", "=")], rank=2),
+        line001(4, "D", 0.5, [entry(1, "b", "0"), entry(2, "b", "=")], rank=4),
+    ]
+    for cut in [trf(*whole[:2], whole[2][:30]), *([real] if real else [])]:
+        errors = _errors(parse_trf(cut))
+        assert errors.height > 1
+        assert errors.get_column("reason")[0].startswith("the file looks truncated"), errors
