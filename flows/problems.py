@@ -55,6 +55,7 @@ def problems_text(warehouse: str, chosen: ProblemFilter) -> str:
             con, read_sql("queries/problems/recorded.sql"), {**params, "runs": chosen.runs}
         )
         unrated = unrated_tournaments(con)
+        set_aside = query_frame(con, read_sql("queries/problems/set_aside.sql"), params)
     unrated = unrated.filter(
         _matches(pl.col("system"), chosen.system)
         & _matches(pl.col("tournament_id"), chosen.tournament)
@@ -81,14 +82,27 @@ def problems_text(warehouse: str, chosen: ProblemFilter) -> str:
             "system", "tournament_id", "reason"
         ).rows()
     ]
+    lines += ["", f"Tournaments accepted but set aside by a list: {set_aside.height}"]
+    lines += [
+        f"  {tournament_id} ({system}, list of {list_date}, delivery {delivery}): {reason}"
+        for system, list_date, tournament_id, delivery, reason in set_aside.rows()
+    ]
     for severity, title in (("error", "Rejections"), ("warning", "Warnings")):
         rows = recorded.filter(pl.col("severity") == severity)
+        standing = rows.filter(~pl.col("resolved"))
+        resolved = rows.height - standing.height
         lines += [
             "",
             f"{title} recorded by the latest {counted(chosen.runs, 'run')} that recorded any: "
-            f"{rows.height}",
+            f"{rows.height}"
+            + (
+                f" ({resolved} of tournaments accepted since, not listed: the `rejection` "
+                "view holds them)"
+                if resolved
+                else ""
+            ),
         ]
-        lines += [_problem_line(row) for row in rows.iter_rows(named=True)]
+        lines += [_problem_line(row) for row in standing.iter_rows(named=True)]
     return "\n".join(lines)
 
 

@@ -1,5 +1,7 @@
 """``graduatoria problems``: what the inputs did not give, filtered, read from the warehouse."""
 
+from datetime import date
+
 import pytest
 
 from flows.problems import ProblemFilter, problems_text
@@ -68,3 +70,51 @@ def test_problems_of_one_delivery_name_its_tournaments_no_list_will_rate(
     assert "Tournaments no list will rate: 1\n  OLD-1 (elo_italia): received on" in shown
     elsewhere = problems_text(str(warehouse), ProblemFilter(delivery="2019-05"))
     assert "Tournaments no list will rate: 0" in elsewhere
+
+
+def test_problems_name_a_tournament_a_list_set_aside_and_leave_out_rejections_since_resolved(
+    tmp_path,
+):
+    # DI-1 (dama italiana, 75 %) names D005, whom the January FID registry does not know: it is
+    # quarantined. April's registry knows him, and DI-1 is accepted; the July list then sets
+    # it aside for its validity. `problems` names it among the tournaments set aside, and no
+    # longer lists the rejections that quarantined it (it counts them)
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow
+    from flows.rubele.registry import load_fid_registry_flow
+    from tests.flows.rubele.test_draughts import DI1, MEMBERSHIPS, PLAYERS, TOURNAMENTS, _inputs
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    delivery = inbox / "2019-05"
+    (delivery / "di1.csv").write_text(
+        DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"), encoding="utf-8"
+    )
+    (delivery / "tournaments.csv").write_text(
+        TOURNAMENTS.replace(",100,2019-03-10,di1.csv", ",75,2019-03-10,di1.csv"),
+        encoding="utf-8",
+    )
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    before = problems_text(warehouse, ProblemFilter(tournament="DI-1", runs=100))
+    assert "Quarantined tournaments (not rated until delivered again): 1" in before
+    assert "[DI-1]" in before  # its rejections, while they stand
+
+    april = tmp_path / "fid-april"
+    april.mkdir()
+    (april / "players.csv").write_text(
+        PLAYERS + 'D005,"Gialli, Marco",M,1990-05-05,ITA,NC,,,\n', encoding="utf-8"
+    )
+    (april / "memberships.csv").write_text(MEMBERSHIPS + "D005,2019\n", encoding="utf-8")
+    load_fid_registry_flow(str(april), date(2019, 4, 1), warehouse)
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+
+    after = problems_text(warehouse, ProblemFilter(tournament="DI-1", runs=100))
+    assert "Quarantined tournaments (not rated until delivered again): 0" in after
+    assert (
+        "Tournaments accepted but set aside by a list: 1\n"
+        "  DI-1 (rubele_italiana, list of 2019-07-01, delivery 2019-05): validity 75 % is not"
+    ) in after
+    resolved = [line for line in after.splitlines() if line.startswith("Rejections recorded")]
+    assert resolved and "of tournaments accepted since, not listed" in resolved[0]
+    assert "[DI-1]" not in after

@@ -10,7 +10,10 @@ WITH recent AS (
     LIMIT $runs
 )
 SELECT p.severity, r.flow, r.ended_at, p.file_name, p.line_no, p.field, p.value, p.reason,
-       p.tournament_id, t.system
+       p.tournament_id, t.system,
+       -- a rejection of a tournament accepted since (delivered again, or a registry loaded
+       -- that identifies its players) no longer stands
+       p.severity = 'error' AND coalesce(t.status = 'accepted', false) AS resolved
 FROM input_problem p
 JOIN run_record r USING (run_id)
 LEFT JOIN tournament t USING (tournament_id)
