@@ -1104,7 +1104,9 @@ def _elo_tournament_lines(tournament: dict, model: dict) -> list[str]:
                 f"{_signed(tournament['raw_variation'])} becomes 0"
             )
         else:
-            first = "first place (ties included)" if tournament["first_place"] else "not first"
+            first = (
+                "first place (ties included)" if tournament["first_place"] else "not first place"
+            )
             lines.append(
                 f"  {first}: V applied as it is, {_signed(tournament['applied_variation'])}"
             )

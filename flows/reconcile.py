@@ -234,7 +234,7 @@ def classify(
     elif ours is None:
         ratings = f"published {theirs}, no rating computed"
     else:
-        ratings = f"published {theirs}, computed {ours} ({theirs - ours:+d})"
+        ratings = f"published {theirs}, computed {ours} (published {theirs - ours:+d})"
     to_date, in_period = mine["total_games"], mine["games"]
     more = federation["games"] - to_date
     if more > 0:

@@ -147,12 +147,12 @@ def test_a_demo_list_against_a_deliberately_altered_copy(warehouse, tmp_path, ca
     assert "published, " in by_cause["k_differs"] and "ratings agree" in by_cause["k_differs"]
     assert (
         "7 more there" in by_cause["missing_tournament"]
-        and "(+12)" in by_cause["missing_tournament"]
+        and "(published +12)" in by_cause["missing_tournament"]
     )
     assert "3 fewer there" in by_cause["extra_tournament"]
-    assert "(+80)" in by_cause["unknown"]
+    assert "(published +80)" in by_cause["unknown"]
     assert "rating basis entry" in by_cause["entry_differs"]
-    assert "(+25)" in by_cause["entry_differs"]
+    assert "(published +25)" in by_cause["entry_differs"]
     assert "category" in by_cause["category_differs"]
     assert "in no registry snapshot" in by_cause["only_published"]
     assert "on the computed list only" in by_cause["only_computed"]
