@@ -119,14 +119,8 @@ def list_context(
     after, up_to = receipt_window(calendar, list_date)
     previous_date = previous.list_date
     _refuse_a_gap(system, scenario, calendar, list_date, previous_date)
-    first = first_receipt() if previous_date is None and first_receipt is not None else None
-    if first is not None and first <= after:
-        first_list = first_list_taking(calendar, first)
-        raise ListError(
-            f"no {system} list precedes {list_date}, and its window (received after {after}) "
-            f"would leave out the tournaments received before, the first on {first}: publish "
-            f"the list of {first_list} first, or import the federation's list before it"
-        )
+    if previous_date is None and first_receipt is not None:
+        refuse_a_first_list_leaving_out(system, calendar, list_date, first_receipt())
     return PeriodContext(
         system=system,
         scenario=scenario,
@@ -142,6 +136,21 @@ def list_context(
         inputs_hash=inputs_hash(up_to),
         reference_ratings=reference_ratings,
     )
+
+
+def refuse_a_first_list_leaving_out(
+    system: str, calendar: Calendar, list_date: date, first: date | None
+) -> None:
+    """Refuse a system's first list (none before it) whose window would leave out the
+    tournaments received before it, the first on ``first`` (None: none received)."""
+    after, _ = receipt_window(calendar, list_date)
+    if first is not None and first <= after:
+        first_list = first_list_taking(calendar, first)
+        raise ListError(
+            f"no {system} list precedes {list_date}, and its window (received after {after}) "
+            f"would leave out the tournaments received before, the first on {first}: publish "
+            f"the list of {first_list} first, or import the federation's list before it"
+        )
 
 
 def first_receipt(con: duckdb.DuckDBPyConnection, system: str) -> date | None:

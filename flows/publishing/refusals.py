@@ -11,7 +11,12 @@ import duckdb
 import polars as pl
 
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_an_open_window
-from flows.publishing.context import read_previous, refuse_a_missing_predecessor
+from flows.publishing.context import (
+    first_receipt,
+    read_previous,
+    refuse_a_first_list_leaving_out,
+    refuse_a_missing_predecessor,
+)
 from flows.publishing.staleness import StaleList
 from flows.warehouse import execute, query_frame, read_sql, scalar
 from transforms.lists.eras import Calendar
@@ -70,7 +75,9 @@ def refuse_an_empty_first_list(
 ) -> None:
     """Refuse to publish a system's first list while the system has no tournament at all: an
     empty list would stand as the system's start, and the federation's list could no longer
-    be imported at its date. (A replay of a list published before stays possible.)"""
+    be imported at its date. (A replay of a list published before stays possible.) Refuse
+    one whose window leaves out tournaments received before it, too (as the list's context
+    does, but on a read-only session: a refused run takes no standby)."""
     if not is_list_date(calendar, list_date):
         return  # the list's context refuses it, saying why
     key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}
@@ -84,6 +91,7 @@ def refuse_an_empty_first_list(
             f"received: nothing to list. Import the federation's list of {list_date} "
             "(graduatoria import-list), or ingest its tournaments first"
         )
+    refuse_a_first_list_leaving_out(system, calendar, list_date, first_receipt(con, system))
 
 
 def refuse_a_scenario_on_another_rulebook(
