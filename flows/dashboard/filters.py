@@ -91,3 +91,20 @@ def promotions(entries: pl.DataFrame) -> pl.DataFrame:
         .select("player_id", "name", "previous_category", "category", "previous_rating", "rating")
         .sort(["category", "rating"], descending=[False, True])
     )
+
+
+# a game of a list_games.sql row: its tournament version, round and lower start number
+GAME = ("tournament_id", "tournament_version", "round", "game")
+
+
+def games_counted(counted: pl.DataFrame, players: pl.DataFrame) -> int:
+    """The games counted for at least one of ``players``, each once. ``counted`` has a row per
+    game and player it counted for (list_games.sql): a game between two of ``players`` is one
+    game, not two, and a FIDE-rated player's game, counted only for his opponent, is a game
+    of the opponent's."""
+    return (
+        counted.join(players.select("player_id"), on="player_id", how="semi")
+        .select(GAME)
+        .unique()
+        .height
+    )

@@ -16,6 +16,9 @@ from flows.dashboard.reads import OFFICIAL, DashboardError, system_label
 
 PLAYER_PAGE = "pages/player.py"
 TOURNAMENT_PAGE = "pages/tournament.py"
+# what a table shows for a missing value (no K in draughts, no position off the ranking, no
+# previous rating for a newcomer, no note): nothing, rather than Streamlit's "None"
+MISSING = ""
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ def pick_list(key: str, revisions: pl.DataFrame) -> ListChoice:
     systems = list(dict.fromkeys(revisions.sort("system").get_column("system").to_list()))
     # a new system starts at its latest official list; a new list or date at its revision in
     # force (a revision number kept from another list would show a superseded one)
+    _settle(f"{key}_system", systems)
     system = columns[0].selectbox(
         "System",
         systems,
@@ -63,6 +67,7 @@ def pick_list(key: str, revisions: pl.DataFrame) -> ListChoice:
     scenarios = sorted(
         set(of_system.get_column("scenario").to_list()), key=lambda name: (name != OFFICIAL, name)
     )
+    _settle(f"{key}_scenario", scenarios)
     scenario = columns[1].selectbox(
         "List",
         scenarios,
@@ -75,11 +80,13 @@ def pick_list(key: str, revisions: pl.DataFrame) -> ListChoice:
     )
     of_scenario = of_system.filter(pl.col("scenario") == scenario)
     dates = sorted(set(of_scenario.get_column("list_date").to_list()), reverse=True)
+    _settle(f"{key}_date", dates)
     list_date = columns[2].selectbox(
         "List date", dates, key=f"{key}_date", on_change=_forget, args=(f"{key}_revision",)
     )
     of_date = of_scenario.filter(pl.col("list_date") == list_date).sort("revision", descending=True)
     numbers = of_date.get_column("revision").to_list()
+    _settle(f"{key}_revision", numbers)
     revision = columns[3].selectbox(
         "Revision",
         numbers,
@@ -106,6 +113,15 @@ def pick_list(key: str, revisions: pl.DataFrame) -> ListChoice:
 def _forget(*keys: str) -> None:
     for name in keys:
         st.session_state.pop(name, None)
+
+
+def _settle(key: str, options: list[Any]) -> None:
+    """Before its picker is drawn: the choice kept if it is still offered, else the first
+    option, set in the session state. A choice only forgotten is not enough: the picker's id
+    is its key, so the browser keeps showing the old choice while the script reads the first
+    option; a value set here is sent to the browser with the page."""
+    if key not in st.session_state or st.session_state[key] not in options:
+        st.session_state[key] = options[0]
 
 
 def follow_link(parameter: str, key: str, options: list[str], search_key: str) -> None:
@@ -141,7 +157,8 @@ def table(
     **options: Any,
 ) -> Any:
     """A table as the dashboard shows them: no index, dates as dates (Streamlit shows a
-    Polars date with a time of day), ``config`` for what a page says of its columns."""
+    Polars date with a time of day), a missing value as an empty cell (Streamlit writes
+    "None"), ``config`` for what a page says of its columns."""
     columns: dict[str, Any] = {}
     for name, dtype in frame.schema.items():
         if dtype == pl.Date:
@@ -150,7 +167,12 @@ def table(
             columns[name] = st.column_config.DatetimeColumn(name, format="YYYY-MM-DD HH:mm:ss")
     columns.update(config or {})
     return (where or st).dataframe(
-        frame, hide_index=True, column_config=columns, key=key, **options
+        frame,
+        hide_index=True,
+        column_config=columns,
+        key=key,
+        placeholder=MISSING,
+        **options,
     )
 
 

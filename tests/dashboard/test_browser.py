@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -118,17 +120,66 @@ class Chromium:
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
         return result["result"].get("value")
 
-    def shoot(self, url: str, target: Path) -> None:
-        self.call("Page.navigate", url=url)
-        time.sleep(0.5)  # the old page's state must not answer for the new one
+    def wait_for_script(self, what: str) -> None:
+        """Until the page's script has run to its end (and the charts are drawn), without an
+        exception shown."""
+        time.sleep(0.5)  # the state before must not answer for the page after
         deadline = time.monotonic() + PAGE_SECONDS
         while not self.evaluate(READY):
-            assert time.monotonic() < deadline, f"{url} did not finish in {PAGE_SECONDS} s"
+            assert time.monotonic() < deadline, f"{what} did not finish in {PAGE_SECONDS} s"
             time.sleep(0.25)
         time.sleep(SETTLE_SECONDS)
-        assert self.evaluate(EXCEPTIONS) == 0, f"{url} shows an exception"
+        assert self.evaluate(EXCEPTIONS) == 0, f"{what} shows an exception"
+
+    def shoot(self, url: str, target: Path) -> None:
+        self.call("Page.navigate", url=url)
+        self.wait_for_script(url)
         shot = self.call("Page.captureScreenshot", format="png")
         target.write_bytes(base64.b64decode(shot["data"]))
+
+    def click(self, element: str, what: str) -> None:
+        """A click of the mouse in the middle of the element the expression ``element`` finds
+        (as a person's: the page's own handlers see it), waiting up to ten seconds for it."""
+        deadline = time.monotonic() + 10
+        while True:
+            box = self.evaluate(
+                f"(() => {{ const e = {element}; "
+                "return e ? e.getBoundingClientRect().toJSON() : null; })()"
+            )
+            if box:
+                break
+            assert time.monotonic() < deadline, f"no {what} on the page"
+            time.sleep(0.1)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for event in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=event, x=x, y=y, button="left", clickCount=1)
+
+    def choose(self, label: str, option: str) -> None:
+        """Open the select box ``label`` and click its option ``option``, then wait for the
+        script's run."""
+        box = f"document.querySelector('input[aria-label={json.dumps(label)}]')"
+        self.click(f"{box}.parentElement.querySelector('button')", f"select box {label}")
+        self.click(
+            "[...document.querySelectorAll('[role=\"option\"]')]"
+            f".find(e => e.innerText.trim() === {json.dumps(option)})",
+            f"option {option} of {label}",
+        )
+        self.wait_for_script(f"choosing {option} in {label}")
+
+    def shown(self, label: str) -> str:
+        """What the select box ``label`` shows."""
+        return str(
+            self.evaluate(f"document.querySelector('input[aria-label={json.dumps(label)}]').value")
+        )
+
+    def caption(self) -> str:
+        """The page's first caption (the sidebar's excepted)."""
+        return str(
+            self.evaluate(
+                'document.querySelector(\'[data-testid="stMain"] '
+                '[data-testid="stCaptionContainer"]\').innerText'
+            )
+        )
 
     def close(self) -> None:
         try:
@@ -140,6 +191,40 @@ class Chromium:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+@contextmanager
+def _dashboard(warehouse: Path, folder: Path) -> Iterator[tuple[str, Chromium]]:
+    """``graduatoria dashboard``'s server on a free port, and a Chromium to open its pages;
+    the server must not have logged a traceback."""
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = streamlit_command(str(warehouse), port, "127.0.0.1")
+    log = folder / "server.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            command,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    browser = None
+    try:
+        _wait_healthy(base, server)
+        browser = Chromium(folder / "profile")
+        yield base, browser
+    finally:
+        if browser is not None:
+            browser.close()
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    said = log.read_text(errors="replace")
+    assert "Traceback" not in said, said[-3000:]
 
 
 def test_every_page_in_a_browser(demo_warehouse, tmp_path):
@@ -163,22 +248,7 @@ def test_every_page_in_a_browser(demo_warehouse, tmp_path):
         "inbox": "inbox",
         "what-if": "what-if",
     }
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    command = streamlit_command(str(demo_warehouse), port, "127.0.0.1")
-    log = tmp_path / "server.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            command,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-    browser = None
-    try:
-        _wait_healthy(base, server)
-        browser = Chromium(tmp_path / "profile")
+    with _dashboard(demo_warehouse, tmp_path) as (base, browser):
         keep = os.environ.get("GRADUATORIA_SCREENSHOTS", "").strip()
         for name, path in pages.items():
             target = tmp_path / f"dashboard-{name}.png"
@@ -187,15 +257,29 @@ def test_every_page_in_a_browser(demo_warehouse, tmp_path):
             if keep:
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(target, Path(keep) / target.name)
-    finally:
-        if browser is not None:
-            browser.close()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-    said = log.read_text(errors="replace")
-    assert "Traceback" not in said, said[-3000:]
     print(f"screenshots in {tmp_path}", file=sys.stderr)
+
+
+def test_the_list_date_box_shows_the_list_shown(demo_warehouse, tmp_path):
+    """Another system starts at its latest list, and the List date box says so: the browser
+    does not keep showing the date chosen for the system before (a date of another list)."""
+    with duckdb.connect(str(demo_warehouse), read_only=True) as con:
+        ((internazionale, italiana),) = con.execute(
+            "SELECT max(list_date) FILTER (WHERE system = 'rubele_internazionale'), "
+            "max(list_date) FILTER (WHERE system = 'rubele_italiana') FROM list_revision"
+        ).fetchall()
+        (earlier,) = con.execute(
+            "SELECT max(list_date) FROM list_revision "
+            "WHERE system = 'rubele_internazionale' AND list_date < ?",
+            [internazionale],
+        ).fetchone()
+    with _dashboard(demo_warehouse, tmp_path) as (base, browser):
+        browser.call("Page.navigate", url=f"{base}/")
+        browser.wait_for_script("the Lists page")
+        browser.choose("System", "Dama internazionale (FID, Elo-Rubele)")
+        assert browser.shown("List date") == str(internazionale)
+        browser.choose("List date", str(earlier))
+        assert f"official list of {earlier}:" in browser.caption()
+        browser.choose("System", "Dama italiana (FID, Elo-Rubele)")
+        assert f"official list of {italiana}:" in browser.caption()
+        assert browser.shown("List date") == str(italiana)

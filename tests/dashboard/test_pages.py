@@ -187,6 +187,91 @@ def _date(text: str):
     return date.fromisoformat(text)
 
 
+def _metric(app: AppTest, label: str) -> str:
+    return next(item.value for item in app.metric if item.label == label)
+
+
+def test_games_in_the_period_count_each_game_once(demo_warehouse, monkeypatch):
+    """A game counts once, not once for each player it counted for (summing the players'
+    games counted most games twice: 776 for the 388 of Dama internazionale 2023-01-01)."""
+    # draughts: every game over the board of the tournaments the list rated counts for both
+    (played, player_games) = _facts(
+        demo_warehouse,
+        "SELECT (SELECT sum(t.played_games) FROM tournament_version t "
+        "        JOIN (SELECT DISTINCT tournament_id, tournament_version FROM variation "
+        "              WHERE system = 'rubele_internazionale' AND list_date = '2023-01-01') v "
+        "        ON t.tournament_id = v.tournament_id AND t.version = v.tournament_version), "
+        "(SELECT sum(games) FROM rating_list "
+        " WHERE system = 'rubele_internazionale' AND list_date = '2023-01-01')",
+    )[0]
+    assert player_games == 2 * played
+    app = _app(demo_warehouse, monkeypatch)
+    app.selectbox(key="lists_system").set_value("rubele_internazionale").run()
+    app.selectbox(key="lists_date").set_value(_date("2023-01-01")).run()
+    _no_failure(app)
+    assert _metric(app, "Games in the period") == f"{played:,}"
+    # chess: a FIDE-rated player's games count only for his opponent, and a game between two
+    # of them for no one (half the players' sum is not the count); the games the view
+    # game_calculation counts for either player
+    (counted, player_games) = _facts(
+        demo_warehouse,
+        "SELECT (SELECT count(DISTINCT (tournament_id, round, least(player_id, opponent_id), "
+        "                               greatest(player_id, opponent_id))) "
+        "        FROM game_calculation "
+        "        WHERE system = 'elo_italia' AND list_date = '2019-10-01' AND counted), "
+        "(SELECT sum(games) FROM rating_list "
+        " WHERE system = 'elo_italia' AND list_date = '2019-10-01')",
+    )[0]
+    assert counted * 2 != player_games
+    app.selectbox(key="lists_system").set_value("elo_italia").run()
+    app.selectbox(key="lists_date").set_value(_date("2019-10-01")).run()
+    _no_failure(app)
+    assert "revision 2 of 2 (in force)" in app.caption[0].value
+    assert _metric(app, "Games in the period") == f"{counted:,}"
+    # the players shown: one player, his own games
+    player = _table(app, "player_id", "games").sort_values("games").iloc[-1]
+    app.text_input(key="lists_search").input(player["player_id"]).run()
+    assert _metric(app, "Games in the period") == f"{player['games']:,}"
+
+
+def _shown(app: AppTest, key: str, before: str | None = None) -> str:
+    """What a browser shows in the select box ``key`` after this run: the option the script
+    sent with the page (``set_value``), else what it showed before (the box's id is its key,
+    so the browser keeps its own choice even where the script forgot it), else the default."""
+    proto = app.selectbox(key=key).proto
+    if proto.set_value:
+        return proto.raw_value
+    return before if before is not None else proto.options[proto.default]
+
+
+def test_the_pickers_show_the_list_shown(demo_warehouse, monkeypatch):
+    """Another system starts at its latest list, another scenario at its revision in force:
+    the date and revision boxes show them, not the choices made before."""
+    app = _app(demo_warehouse, monkeypatch)
+    app.selectbox(key="lists_system").set_value("rubele_internazionale").run()
+    app.selectbox(key="lists_date").set_value(_date("2022-01-01")).run()
+    date_shown = "2022-01-01"  # chosen in the browser: it shows it
+    app.selectbox(key="lists_system").set_value("rubele_italiana").run()
+    _no_failure(app)
+    (latest,) = _facts(
+        demo_warehouse, "SELECT max(list_date) FROM list_revision WHERE system = 'rubele_italiana'"
+    )[0]
+    assert app.selectbox(key="lists_date").value == latest
+    assert f"official list of {latest}:" in app.caption[0].value
+    assert _shown(app, "lists_date", date_shown) == str(latest)
+
+    app.selectbox(key="lists_system").set_value("elo_italia").run()
+    app.selectbox(key="lists_date").set_value(_date("2019-07-01")).run()
+    app.selectbox(key="lists_revision").set_value(1).run()
+    revision_shown = "1"
+    app.selectbox(key="lists_scenario").set_value("k40").run()
+    revision_shown = _shown(app, "lists_revision", revision_shown)
+    assert revision_shown == "1 (in force)"
+    app.selectbox(key="lists_scenario").set_value("official").run()
+    assert "revision 2 of 2 (in force)" in app.caption[0].value
+    assert _shown(app, "lists_revision", revision_shown) == "2 (in force)"
+
+
 # ---- Player
 
 
@@ -331,6 +416,26 @@ def test_a_scenario_against_the_official_list(demo_warehouse, monkeypatch):
     assert app.get("vega_lite_chart")
     app.checkbox(key="whatif_moved").uncheck().run()
     assert len(_table(app, "official_rating", "scenario_rating", "difference")) > len(moved)
+
+
+# ---- Every page
+
+
+def test_a_missing_value_is_an_empty_cell(demo_warehouse, monkeypatch):
+    """No table writes "None" where a value is missing (draughts have no K, a newcomer no
+    previous rating, most players no note): every table of every page leaves the cell empty."""
+    app = _app(demo_warehouse, monkeypatch)
+    app.selectbox(key="lists_system").set_value("rubele_italiana").run()
+    rows = _table(app, "player_id", "k", "note")
+    assert rows["k"].isna().all() and rows["note"].isna().any()
+    tables = list(app.dataframe)
+    for page in PAGES[1:]:
+        app.switch_page(page).run()
+        _no_failure(app)
+        tables += list(app.dataframe)
+    assert len(tables) > 10
+    for frame in tables:
+        assert frame.proto.HasField("placeholder") and frame.proto.placeholder == "", frame.key
 
 
 # ---- Reading the file

@@ -9,10 +9,20 @@ import polars as pl
 import streamlit as st
 
 from flows.dashboard import charts, filters, reads
-from flows.dashboard.widgets import PLAYER_PAGE, linked_table, pick_list, reading_errors, table
+from flows.dashboard.widgets import (
+    PLAYER_PAGE,
+    ListChoice,
+    linked_table,
+    pick_list,
+    reading_errors,
+    table,
+)
 
 ACTIVITY = {filters.ANY: "any", filters.YES: "active", filters.NO: "inactive"}
 MEMBERSHIP = {filters.ANY: "any", filters.YES: "members", filters.NO: "not members"}
+# which side of a draughts game counts is an era's rule, in this table since migration 015: a
+# warehouse an earlier version wrote cannot say which games a list counted until a run migrates it
+GAME_RULES = "expected_score_rule"
 
 LIST_COLUMNS = {
     "position": st.column_config.NumberColumn("pos.", help="position in the ranking shown"),
@@ -59,7 +69,13 @@ def main() -> None:
     counts[2].metric("Members", f"{shown.get_column('is_member').sum():,}")
     median = shown.get_column("rating").median()
     counts[3].metric("Median rating", "—" if median is None else f"{median:.0f}")
-    counts[4].metric("Games in the period", f"{shown.get_column('games').sum():,}")
+    games = _games_counted(choice, shown)
+    counts[4].metric(
+        "Games in the period",
+        "—" if games is None else f"{games:,}",
+        help="the games this list counted for the players shown, each once (a game between "
+        "two of them is one game)",
+    )
 
     tab_list, tab_movers, tab_new, tab_promoted, tab_spread = st.tabs(
         ["List", "Movers", "Newcomers", "Promotions", "Distribution"]
@@ -103,6 +119,21 @@ def main() -> None:
         table(promoted, key="lists_promotions")
     with tab_spread:
         st.altair_chart(charts.rating_distribution(shown), width="stretch")
+
+
+def _games_counted(choice: ListChoice, shown: pl.DataFrame) -> int | None:
+    """The games the list counted for the players shown, each once (summing their ``games``
+    counts a game once for each player it counted for); None where the warehouse cannot tell."""
+    if not reads.has_view(GAME_RULES):
+        return None
+    counted = reads.query(
+        "list_games",
+        system=choice.system,
+        scenario=choice.scenario,
+        list_date=choice.list_date,
+        revision=choice.revision,
+    )
+    return filters.games_counted(counted, shown)
 
 
 def _filters(entries: pl.DataFrame) -> filters.ListFilter:
