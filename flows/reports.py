@@ -5,8 +5,21 @@ from __future__ import annotations
 
 import polars as pl
 
+from flows.console import counted
+
 MAX_LISTED = 25
 TOP_MOVES = 5  # players listed among the biggest gains, and among the losses
+
+
+def quarantine_reason(reasons: list[str]) -> str | None:
+    """The reason a quarantined tournament is shown with, from what its check found wrong in
+    the order of the input (its manifest or listing row, then its file line by line; for a
+    TRF, a cut that explains the rest first): the first, and how many more there are. None
+    when nothing was found."""
+    if not reasons:
+        return None
+    more = len(reasons) - 1
+    return reasons[0] + (f"; and {counted(more, 'more rejection')}" if more else "")
 
 
 def _line(problem: dict[str, object]) -> str:

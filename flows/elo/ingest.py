@@ -28,7 +28,7 @@ from flows.inputs import (
     unlisted_problems,
 )
 from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
-from flows.reports import MAX_LISTED, problems_section
+from flows.reports import MAX_LISTED, problems_section, quarantine_reason
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, registered
 from flows.writes import (
@@ -283,6 +283,7 @@ VERSION_SCHEMA: dict[str, pl.DataType] = {
     "is_team": pl.Boolean(),
     "run_id": pl.String(),
     "delivery": pl.String(),
+    "quarantine_reason": pl.String(),
 }
 # what a version takes from its file's header and its manifest row: the rest of its columns
 # say which version it is and what became of it
@@ -298,6 +299,7 @@ TOURNAMENT_COLUMNS = [
         "file_sha256",
         "run_id",
         "delivery",
+        "quarantine_reason",
     }
 ]
 
@@ -328,6 +330,7 @@ class NewRows:
                 "file_sha256": trf_sha,
                 "run_id": self.run.run_id,
                 "delivery": delivery,
+                "quarantine_reason": shown_reason(intake),
             }
         )
         tag = {"tournament_id": intake.tournament_id, "version": intake.version}
@@ -488,6 +491,15 @@ def unrated_among_new(con: duckdb.DuckDBPyConnection, run: RunRecord) -> pl.Data
     return unrated_tournaments(con, run.run_id)
 
 
+def shown_reason(intake: TournamentIntake) -> str | None:
+    """Why a quarantined tournament is not rated, as the analyst reads it everywhere (the
+    ingest report, `problems`, the lists): its first error in the order of its files, and how
+    many more (None for an accepted one)."""
+    if intake.status == ACCEPTED:
+        return None
+    return quarantine_reason(intake.errors.get_column("reason").to_list())
+
+
 def ingest_report(
     run: RunRecord,
     outcomes: list[DeliveryOutcome],
@@ -542,10 +554,10 @@ def ingest_report(
     ]
     if quarantined:
         lines += ["", "## Quarantined tournaments (not rated until delivered again)"]
-        for intake in quarantined:
-            first = intake.errors.row(0, named=True) if intake.errors.height else None
-            reason = first["reason"] if first else "the manifest row was rejected"
-            lines.append(f"- {intake.tournament_id}: {reason}")
+        lines += [
+            f"- {intake.tournament_id}: {shown_reason(intake) or 'the manifest row was rejected'}"
+            for intake in quarantined
+        ]
     lines += unrated_section(unrated, MAX_LISTED)
     report = "\n".join(lines) + "\n"
     return report + (problems_section(problems, new_problems) if problems.height else "")

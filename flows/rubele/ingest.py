@@ -28,7 +28,7 @@ from flows.inputs import (
     unlisted_problems,
 )
 from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
-from flows.reports import MAX_LISTED
+from flows.reports import MAX_LISTED, quarantine_reason
 from flows.rubele.rulebook import RUBELE_SYSTEMS, load_rubele_rulebook
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
@@ -154,6 +154,14 @@ def before_variant_start(typed: pl.DataFrame) -> pl.DataFrame:
         ),
         severity="warning",
     )
+
+
+# the report's line when no FID registry snapshot is loaded: every player is unknown to it
+NO_FID_REGISTRY = (
+    "- WARNING: no FID registry snapshot is loaded, so every player is unknown and every "
+    "tournament is quarantined: load the FID registry (graduatoria load-fid-registry FOLDER "
+    "--as-of DATE); its load checks the quarantined tournaments again"
+)
 
 
 # what a draughts ingest counts, per delivery and in all
@@ -316,11 +324,16 @@ def ingest_delivery(
                 pl.lit(tournament_id).alias("tournament_id"),
             )
             counts["rejections"] += record_problems(con, run.run_id, game_errors)[0]
+            # in the order of the file: the checks find them check by check, not line by line
+            # (a line-less one, of the whole file, first)
             reasons += (
-                game_errors.filter(pl.col("severity") == "error").get_column("reason").to_list()
+                game_errors.filter(pl.col("severity") == "error")
+                .sort("line_no", nulls_last=False, maintain_order=True)
+                .get_column("reason")
+                .to_list()
             )
         key = _version_key(row, file.sha256 if file else None)
-        reason = min(reasons) if status == "quarantined" and reasons else None
+        reason = quarantine_reason(reasons) if status == "quarantined" else None
         if known.unchanged(
             tournament_id,
             key,
@@ -506,6 +519,8 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
             unrated = unrated_tournaments(con, run.run_id)
         totals["unrated"] = unrated.height
         run.counts = totals
+        # without a FID snapshot every player is unknown: say why nothing was accepted
+        unregistered = not identities.dates and totals["quarantined"] + totals["unchanged"] > 0
         report = (
             (
                 f"# Draughts ingest of {inbox}\n\n- deliveries: {totals['deliveries']}"
@@ -515,6 +530,7 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
                 f"- games played over the board: {totals['games']}\n"
                 f"- rejections (new): {totals['rejections']}\n"
             )
+            + (NO_FID_REGISTRY + "\n" if unregistered else "")
             + "".join(line + "\n" for line in unrated_section(unrated, MAX_LISTED))
             + recorded_problems_section(con, run.run_id)
         )

@@ -940,3 +940,115 @@ def test_the_first_time_rescaling_remembers_the_capitals_of_earlier_lists(tmp_pa
     assert note == [
         ("1 threshold(s) crossed again, not rescaled (passed before: capital 3050 held)",)
     ]
+
+
+def test_an_ingest_with_no_fid_registry_loaded_says_so_and_names_the_command(tmp_path, capsys):
+    # Without a FID snapshot every player is unknown: every tournament is quarantined with two
+    # rejections per game. The report says why in one line, and what to run; once a snapshot
+    # is loaded, the line is gone.
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    counts = ingest_draughts_flow(str(inbox), warehouse)
+    assert (counts["accepted"], counts["quarantined"]) == (0, 4)
+    warning = (
+        "- WARNING: no FID registry snapshot is loaded, so every player is unknown and every "
+        "tournament is quarantined: load the FID registry (graduatoria load-fid-registry "
+        "FOLDER --as-of DATE); its load checks the quarantined tournaments again\n"
+    )
+    printed = capsys.readouterr().out
+    assert printed.count(warning) == 1
+    # the same inbox again: unchanged, still for want of a registry
+    ingest_draughts_flow(str(inbox), warehouse)
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        reports = [
+            report
+            for (report,) in con.sql(
+                "SELECT report FROM run WHERE flow = 'ingest-draughts' ORDER BY started_at"
+            ).fetchall()
+        ]
+    assert [warning in report for report in reports] == [True, True, False]
+
+
+# DI-1 with four rejections, out of alphabetical order: line 3 names two players the registry
+# does not know (player_id D009 first, then opponent_id D008), line 4 a result off the scale,
+# line 5 a bye with an opponent ("a bye has no opponent; ...", the smallest)
+DI1_FAULTY = """tournament_id,round,player_id,opponent_id,result,status
+DI-1,1,D001,D002,2,played
+DI-1,2,D009,D008,1,played
+DI-1,3,D002,D003,5,played
+DI-1,4,D003,D001,2,bye
+"""
+DI1_FIRST_REASON = (
+    "player D009 is not in the FID registry in force on 2019-07-01 (the list date that applies "
+    "the tournament); and 3 more rejections"
+)
+
+
+def _quarantined_for_four_reasons(root: Path) -> str:
+    """A warehouse holding the January FID registry and the inbox, with DI-1 quarantined for
+    :data:`DI1_FAULTY`'s four rejections."""
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
+
+    warehouse = str(root / "w.duckdb")
+    registry, inbox = _inputs(root)
+    (inbox / "2019-05" / "di1.csv").write_text(DI1_FAULTY, encoding="utf-8")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        found = con.sql(
+            "SELECT line_no, field FROM rejection WHERE tournament_id = 'DI-1' ORDER BY ALL"
+        ).fetchall()
+    assert found == [
+        (3, "opponent_id"),
+        (3, "player_id"),
+        (4, "result"),
+        (5, "status, opponent_id"),
+    ]
+    return warehouse
+
+
+def _shown_reasons(warehouse: str) -> tuple[str, str, str, str]:
+    """DI-1's reason as the warehouse, ``problems``, the list of 1 July and its report give it."""
+    from flows.problems import ProblemFilter, problems_text
+    from flows.rubele.lists import rubele_quarterly_flow
+
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        stored = con.sql(
+            "SELECT coalesce(quarantine_reason, '') FROM tournament WHERE tournament_id = 'DI-1'"
+        ).fetchall()[0][0]
+        excluded = con.sql(
+            "SELECT reason FROM excluded_tournament WHERE tournament_id = 'DI-1'"
+        ).fetchall()[0][0]
+        report = con.sql(
+            "SELECT report FROM run WHERE flow = 'quarterly' ORDER BY started_at DESC LIMIT 1"
+        ).fetchall()[0][0]
+    shown = problems_text(warehouse, ProblemFilter(tournament="DI-1"))
+    line = next(line for line in shown.splitlines() if line.startswith("  DI-1 ("))
+    listed = next(line for line in report.splitlines() if line.startswith("- DI-1 ("))
+    return stored, line.split("): ", 1)[1], excluded, listed.split("): ", 1)[1]
+
+
+def test_a_quarantined_tournament_is_shown_with_its_first_rejection_and_how_many_more(tmp_path):
+    # the first rejection in the file (line, then column), not the alphabetically smallest
+    warehouse = _quarantined_for_four_reasons(tmp_path)
+    assert _shown_reasons(warehouse) == (DI1_FIRST_REASON,) * 4
+
+
+def test_a_version_that_stored_no_reason_is_shown_with_its_first_rejection_too(tmp_path):
+    # versions written before the reason was stored (migration 013) read it from their
+    # rejections: the first in the input too, with how many more, never the smallest. Within
+    # a line, the rejections are taken by field name: opponent_id's comes first here.
+    from flows.warehouse import execute
+
+    warehouse = _quarantined_for_four_reasons(tmp_path)
+    with Warehouse(warehouse).transaction() as con:
+        execute(con, "UPDATE tournament_version SET quarantine_reason = NULL")
+    from_rejections = DI1_FIRST_REASON.replace("D009", "D008")
+    assert _shown_reasons(warehouse) == ("", *(from_rejections,) * 3)
