@@ -78,7 +78,7 @@ def list_report(context: PeriodContext, facts: PeriodFacts, published: Published
         # under provisional ids until an analyst merges them (or a registry snapshot knows them)
         lines.append(
             f"- provisional players (not found in the registry): {count['provisional']}; "
-            "see the `unmatched_player` view, and `graduatoria merge-player` for one who is "
+            "see the `unmatched_player` view, and `graduatoria merge` for one who is "
             "registered under another name"
         )
     lines += moves_sections(gains, losses)
