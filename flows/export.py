@@ -287,7 +287,11 @@ def export_target(target: Path, force: bool) -> Path:
     is replaced and the link stays."""
     if target.is_dir():
         raise ExportError(f"{target} is a folder: give the file to write (--out FILE)")
-    if target.exists() and not target.is_file():
+    # /dev/stdout and its kin name a stream, whatever stands behind it (a pipe, a terminal, or
+    # the file a shell redirected to, which a rename would replace whole)
+    if target.absolute().parts[:2] in (("/", "dev"), ("/", "proc")) or (
+        target.exists() and not target.is_file()
+    ):
         raise ExportError(
             f"{target} is not a file (a device, a pipe or a socket): give --out - to write "
             "to the standard output"

@@ -358,6 +358,9 @@ def test_a_device_is_refused_and_a_link_is_written_through(warehouse, tmp_path):
     with pytest.raises(ExportError, match=r"is not a file .*give --out - to write to the standard"):
         _export(warehouse, Path(os.devnull), "csv", force=True)
     assert Path(os.devnull).is_char_device()
+    # a stream, even where the shell redirected it to a file (which a rename would replace)
+    with pytest.raises(ExportError, match="give --out - to write to the standard output"):
+        _export(warehouse, Path("/dev/stdout"), "csv", force=True)
     published = tmp_path / "site" / "elo_italia.csv"
     published.parent.mkdir()
     published.write_text("last quarter\n", encoding="utf-8")
