@@ -102,8 +102,35 @@ def problems_text(warehouse: str, chosen: ProblemFilter) -> str:
                 else ""
             ),
         ]
-        lines += [_problem_line(row) for row in standing.iter_rows(named=True)]
+        lines += _listed_by_tournament(standing, whole=chosen.tournament is not None)
     return "\n".join(lines)
+
+
+# problems listed per tournament, the rest counted (a tournament quarantined before the
+# registry knew its players has one rejection per game and player)
+LISTED_PER_TOURNAMENT = 10
+
+
+def _listed_by_tournament(problems: pl.DataFrame, whole: bool) -> list[str]:
+    """The problem lines, at most ``LISTED_PER_TOURNAMENT`` of each tournament (``whole``:
+    every one, as when one tournament is asked for), then how many more and how to see them."""
+    if whole:
+        return [_problem_line(row) for row in problems.iter_rows(named=True)]
+    ranked = problems.with_columns(
+        pl.int_range(pl.len()).over("tournament_id").alias("_rank"),
+        pl.len().over("tournament_id").alias("_of"),
+    )
+    lines = []
+    for row in ranked.iter_rows(named=True):
+        if row["tournament_id"] is None or row["_rank"] < LISTED_PER_TOURNAMENT:
+            lines.append(_problem_line(row))
+        elif row["_rank"] == LISTED_PER_TOURNAMENT:
+            more = row["_of"] - LISTED_PER_TOURNAMENT
+            lines.append(
+                f"  … and {more} more of {row['tournament_id']}: graduatoria problems "
+                f"--tournament {row['tournament_id']}"
+            )
+    return lines
 
 
 def _matches(column: pl.Expr, value: str | None) -> pl.Expr:

@@ -118,3 +118,31 @@ def test_problems_name_a_tournament_a_list_set_aside_and_leave_out_rejections_si
     resolved = [line for line in after.splitlines() if line.startswith("Rejections recorded")]
     assert resolved and "of tournaments accepted since, not listed" in resolved[0]
     assert "[DI-1]" not in after
+
+
+def test_a_tournaments_problems_are_listed_up_to_ten_then_counted_with_the_command():
+    from datetime import datetime
+
+    import polars as pl
+
+    from flows.problems import LISTED_PER_TOURNAMENT, _listed_by_tournament
+
+    tournaments = ["T-1"] * 12 + ["T-2"] * 2 + [None]
+    problems = pl.DataFrame(
+        {
+            "file_name": ["a.csv"] * 15,
+            "line_no": list(range(15)),
+            "field": ["player_id"] * 15,
+            "value": ["D1"] * 15,
+            "reason": ["not in the FID registry"] * 15,
+            "tournament_id": tournaments,
+            "flow": ["ingest-draughts"] * 15,
+            "ended_at": [datetime(2026, 12, 4, 20, 0)] * 15,
+        }
+    )
+    listed = _listed_by_tournament(problems, whole=False)
+    assert LISTED_PER_TOURNAMENT == 10
+    assert sum("[T-1]" in line for line in listed) == 10
+    assert "  … and 2 more of T-1: graduatoria problems --tournament T-1" in listed
+    assert sum("[T-2]" in line for line in listed) == 2 and len(listed) == 14
+    assert len(_listed_by_tournament(problems, whole=True)) == 15
