@@ -170,6 +170,7 @@ INGEST_COUNTS = (
     "accepted",
     "quarantined",
     "unchanged",
+    "unchanged_quarantined",  # of the unchanged, those still quarantined
     "rejections",
     "games",
     "deliveries_refused",
@@ -341,6 +342,7 @@ def ingest_delivery(
             delivery=delivery_name(delivery.folder),
         ):
             counts["unchanged"] += 1
+            counts["unchanged_quarantined"] += status == "quarantined"
             if status == "quarantined" and known.latest_key.get(tournament_id) == key:
                 # checked again (a registry loaded since): what still holds it back
                 execute(
@@ -526,7 +528,14 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
                 f"# Draughts ingest of {inbox}\n\n- deliveries: {totals['deliveries']}"
                 f" (refused whole, nothing of them read: {totals['deliveries_refused']})\n"
                 f"- tournaments accepted: {totals['accepted']}, quarantined: "
-                f"{totals['quarantined']}, unchanged: {totals['unchanged']}\n"
+                f"{totals['quarantined']}, unchanged: {totals['unchanged']}"
+                + (
+                    f" ({totals['unchanged_quarantined']} of them still quarantined: "
+                    "graduatoria problems says why)"
+                    if totals["unchanged_quarantined"]
+                    else ""
+                )
+                + "\n"
                 f"- games played over the board: {totals['games']}\n"
                 f"- rejections (new): {totals['rejections']}\n"
             )

@@ -1052,3 +1052,33 @@ def test_a_version_that_stored_no_reason_is_shown_with_its_first_rejection_too(t
         execute(con, "UPDATE tournament_version SET quarantine_reason = NULL")
     from_rejections = DI1_FIRST_REASON.replace("D009", "D008")
     assert _shown_reasons(warehouse) == ("", *(from_rejections,) * 3)
+
+
+def test_an_ingest_again_says_how_many_unchanged_tournaments_are_still_quarantined(tmp_path):
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
+
+    warehouse = str(tmp_path / "w.duckdb")
+    registry, inbox = _inputs(tmp_path)
+    # D005 is in no registry: DI-1 is quarantined, and stays so when delivered again
+    (inbox / "2019-05" / "di1.csv").write_text(
+        DI1.replace("DI-1,3,D002,D003", "DI-1,3,D002,D005"), encoding="utf-8"
+    )
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    ingest_draughts_flow(str(inbox), warehouse)
+    again = ingest_draughts_flow(str(inbox), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        quarantined = con.execute(
+            "SELECT list(tournament_id ORDER BY tournament_id) FROM tournament "
+            "WHERE status = 'quarantined'"
+        ).fetchone()[0]
+        report = con.execute(
+            "SELECT report FROM run_record WHERE flow = 'ingest-draughts' "
+            "ORDER BY ended_at DESC LIMIT 1"
+        ).fetchone()[0]
+    assert "DI-1" in quarantined and "DI-3" in quarantined  # D005; no date of receipt
+    assert (again["unchanged"], again["unchanged_quarantined"]) == (4, len(quarantined))
+    assert (
+        f"unchanged: 4 ({len(quarantined)} of them still quarantined: graduatoria problems "
+        "says why)"
+    ) in report
