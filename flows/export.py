@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from flows.arguments import LIST_SYSTEMS, iso_date
 from flows.console import counted, keep_stdout_for_data, show, write_data
@@ -253,30 +253,19 @@ def export_list(
     key, rows = read_list(warehouse, system, list_date, revision, scenario)
     left_out: tuple[str, ...] = ()
     if fmt == "parquet":
-
-        def write(destination: Path | BinaryIO) -> None:
-            rows.write_parquet(destination, **PARQUET_SETTINGS)
-
+        parquet = io.BytesIO()
+        rows.write_parquet(parquet, **PARQUET_SETTINGS)
+        content = parquet.getvalue()
+    elif fmt == "txt":
+        content, left_out = txt_list(rows)
+    elif fmt == "json":
+        content = json_list(key, rows)
     else:
-        if fmt == "txt":
-            content, left_out = txt_list(rows)
-        elif fmt == "json":
-            content = json_list(key, rows)
-        else:
-            content = _csv_bytes(rows if fmt == "csv" else import_list_rows(rows))
-
-        def write(destination: Path | BinaryIO) -> None:
-            if isinstance(destination, Path):
-                destination.write_bytes(content)
-            else:
-                destination.write(content)
-
+        content = _csv_bytes(rows if fmt == "csv" else import_list_rows(rows))
     if to_stdout:
-        buffer = io.BytesIO()
-        write(buffer)
-        write_data(buffer.getvalue())
+        write_data(content)
     else:
-        _replace_with(target, write)
+        _replace_with(target, lambda path: path.write_bytes(content))
     return Exported(key, target, rows.height - len(left_out), left_out)
 
 

@@ -77,17 +77,18 @@ def _worth_reading_first(warnings: pl.DataFrame, new: pl.DataFrame | None) -> pl
     """``warnings`` with those ``new`` holds first (when given), then those of a whole
     tournament or manifest row (no line) before those of one line; otherwise as they come."""
     ranked = warnings.with_row_index("_read")
-    if new is not None:
-        seen_before = ranked.join(
-            new.select(PROBLEM_KEY).unique().cast(ranked.select(PROBLEM_KEY).schema),
-            on=PROBLEM_KEY,
-            how="anti",
-            nulls_equal=True,
-        ).get_column("_read")
-        ranked = ranked.with_columns(pl.col("_read").is_in(seen_before.implode()).alias("_old"))
+    if new is None:
+        ranked = ranked.with_columns(pl.lit(None, dtype=pl.Boolean).alias("_new"))
     else:
-        ranked = ranked.with_columns(pl.lit(False).alias("_old"))
-    return ranked.sort("_old", pl.col("line_no").is_not_null(), "_read").drop("_read", "_old")
+        recorded = new.select(PROBLEM_KEY).unique().cast(ranked.select(PROBLEM_KEY).schema)
+        ranked = ranked.join(
+            recorded.with_columns(pl.lit(True).alias("_new")),
+            on=PROBLEM_KEY,
+            how="left",
+            nulls_equal=True,
+        )
+    order = [pl.col("_new").is_null(), pl.col("line_no").is_not_null(), "_read"]
+    return ranked.sort(order).drop("_read", "_new")
 
 
 def _players_line(frame: pl.DataFrame, column: str) -> list[str]:

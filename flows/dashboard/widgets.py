@@ -34,6 +34,15 @@ class ListChoice:
     run_id: str
     revisions: int  # how many revisions this list date has in its scenario
 
+    def key(self) -> dict[str, Any]:
+        """The revision chosen, as the dashboard's queries of one list take it."""
+        return {
+            "system": self.system,
+            "scenario": self.scenario,
+            "list_date": self.list_date,
+            "revision": self.revision,
+        }
+
     def describe(self) -> str:
         state = "in force" if self.in_force else "superseded"
         of = f" of {self.revisions}" if self.revisions > 1 else ""

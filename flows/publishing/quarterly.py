@@ -25,8 +25,8 @@ from flows.publishing.current import (
     read_only_verdict,
 )
 from flows.publishing.refusals import (
+    refuse_a_first_list,
     refuse_a_range,
-    refuse_an_empty_first_list,
     refuse_stale_lists_before,
 )
 from flows.publishing.revisions import WrittenList, inputs_checksums, superseded_note
@@ -123,14 +123,14 @@ def refuse_a_quarterly(
     receipt window still open, an imported list date or a missing previous list (these three
     :func:`refuse_a_range`), a stale list before it (``stale``: the system's stale lists; None
     where they cannot be told yet, see :func:`has_windowless_revisions`), a first list with
-    nothing to list. Reads only: the run asks it on a read-only session, and again in its
-    transaction."""
+    nothing to list or leaving out earlier tournaments. Reads only: the run asks it on a
+    read-only session, and again in its transaction."""
     calendar = rulebook.era_at(list_date).calendar
     refuse_a_day_off_the_calendar(system, calendar, list_date)
     refuse_a_range(con, system, OFFICIAL, [list_date], rulebook)
     if stale is not None:
         refuse_stale_lists_before(system, list_date, stale)
-    refuse_an_empty_first_list(con, system, list_date, calendar)
+    refuse_a_first_list(con, system, list_date, calendar)
 
 
 def unchanged_list(

@@ -70,14 +70,14 @@ def refuse_a_range(
     )
 
 
-def refuse_an_empty_first_list(
+def refuse_a_first_list(
     con: duckdb.DuckDBPyConnection, system: str, list_date: date, calendar: Calendar
 ) -> None:
-    """Refuse to publish a system's first list while the system has no tournament at all: an
+    """Refuse to publish a system's first list while the system has no tournament at all (an
     empty list would stand as the system's start, and the federation's list could no longer
-    be imported at its date. (A replay of a list published before stays possible.) Refuse
-    one whose window leaves out tournaments received before it, too (as the list's context
-    does, but on a read-only session: a refused run takes no standby)."""
+    be imported at its date), or whose window leaves out tournaments received before it (as
+    the list's context does, here on a read-only session: a refused run takes no standby).
+    A replay of a list published before stays possible."""
     if not is_list_date(calendar, list_date):
         return  # the list's context refuses it, saying why
     key = {"system": system, "scenario": OFFICIAL, "list_date": list_date}

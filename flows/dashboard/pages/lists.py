@@ -53,13 +53,9 @@ def main() -> None:
         return
     choice = pick_list("lists", revisions)
     st.caption(choice.describe())
-    entries = reads.query(
-        "list_entries",
-        system=choice.system,
-        scenario=choice.scenario,
-        list_date=choice.list_date,
-        revision=choice.revision,
-    ).with_columns(pl.col("birth_date").dt.year().alias("birth_year"))
+    entries = reads.query("list_entries", **choice.key()).with_columns(
+        pl.col("birth_date").dt.year().alias("birth_year")
+    )
 
     chosen = _filters(entries)
     shown = filters.filter_entries(entries, chosen)
@@ -126,14 +122,7 @@ def _games_counted(choice: ListChoice, shown: pl.DataFrame) -> int | None:
     counts a game once for each player it counted for); None where the warehouse cannot tell."""
     if not reads.has_view(GAME_RULES):
         return None
-    counted = reads.query(
-        "list_games",
-        system=choice.system,
-        scenario=choice.scenario,
-        list_date=choice.list_date,
-        revision=choice.revision,
-    )
-    return filters.games_counted(counted, shown)
+    return filters.games_counted(reads.query("list_games", **choice.key()), shown)
 
 
 def _filters(entries: pl.DataFrame) -> filters.ListFilter:
