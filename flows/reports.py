@@ -55,9 +55,7 @@ def problems_section(problems: pl.DataFrame, new: pl.DataFrame | None = None) ->
     if warnings.height:
         cut = warnings.height > MAX_LISTED
         order = (
-            "new ones first, then whole-tournament ones"
-            if new is not None
-            else ("whole-tournament ones first")
+            "new ones first, then whole-file ones" if new is not None else ("whole-file ones first")
         )
         lines += [
             "",

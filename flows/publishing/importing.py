@@ -84,6 +84,7 @@ def import_published_list(
         refuse_an_import_after_computed_lists(con, system, list_date)
         rejected, _ = record_problems(con, run.run_id, problems)
         imported = 0
+        unregistered = False
         errors = problems.filter(pl.col("severity") == "error").height
         # the federation's list is taken whole or not at all: a player left out would enter
         # the next list as a newcomer, and an official list is never replaced
@@ -99,6 +100,7 @@ def import_published_list(
         elif not current:
             archive_files(con, run.run_id, [(source.file, "list")])
             registry, members = importer.read_people(con)
+            unregistered = registry.height == 0
             warnings = imported_list_warnings(
                 rows, registry, system, importer.categories, list_date
             ).with_columns(pl.lit("list").alias("source"), *tag_file)
@@ -121,6 +123,13 @@ def import_published_list(
                 f"# Imported {system} list at {list_date}\n\n- players imported: {imported}"
                 f"{' (already imported)' if current else ''}\n"
                 + (f"- warnings (rows kept): {warned}\n" if warned else "")
+                + (
+                    f"- WARNING: no registry snapshot in force on {list_date} is loaded, so its "
+                    "players are listed without name, sex or birth date (the lists computed "
+                    "after it read the registry of their own dates)\n"
+                    if unregistered
+                    else ""
+                )
             ) + recorded_problems_section(con, run.run_id)
             run.write(con, "succeeded", report)
     say(report)

@@ -32,7 +32,7 @@ def test_new_warnings_come_first_and_the_rest_are_pointed_to() -> None:
     section = problems_section(read, new)
     listed = [line for line in section.splitlines() if line.startswith("- ")]
     assert f"## Warnings (32, first {MAX_LISTED}: new ones first" in section
-    # the new ones first, the whole-tournament one before the one of a line
+    # the new ones first, the whole-file one before the one of a line
     assert listed[0].endswith(moved[2]) and listed[1].endswith(manifest[2])
     assert listed[2].endswith("player 0: a bye counted as 0")
     assert listed[-1] == "- … and 7 more: `graduatoria problems`, or the `input_warning` view"

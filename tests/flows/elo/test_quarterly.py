@@ -205,6 +205,7 @@ def test_an_imported_list_warns_of_what_it_cannot_take_as_it_is(tmp_path):
     # an unknown category and two players the registry (none loaded) does not know
     assert warned == [(2, "category", "XX"), (2, "player_id", "1"), (3, "player_id", "2")]
     assert "## Warnings (3)\n" in report
+    assert "- WARNING: no registry snapshot in force on 2019-01-01 is loaded" in report
     assert "XX is not a category of elo_italia" in report
     assert listed == [("1", None), ("2", "1N")]
 
