@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from flows.arguments import LIST_SYSTEMS, iso_date
 from flows.console import counted, show, silence
@@ -31,6 +31,9 @@ from flows.dashboard.command import add_dashboard_parser, run_dashboard
 from flows.explain import add_explain_parser, run_explain
 from flows.export import add_export_parser, run_export
 from flows.reconcile import add_reconcile_parser, run_reconcile
+
+if TYPE_CHECKING:  # flows.runtime loads DuckDB and Polars, which --help must not pay for
+    from flows.runtime import KilledRun
 
 DEFAULT_WAREHOUSE = "data/warehouse/graduatoria.duckdb"
 WAREHOUSE_VARIABLE = "GRADUATORIA_WAREHOUSE"
@@ -720,9 +723,16 @@ def _run(args: argparse.Namespace) -> int:
             from flows.prefect_server import ensure_server
 
             ensure_server()
-            from flows.runtime import quiet_flow_settings
+            from prefect import tags
 
-            with quiet_flow_settings(), _prefect_logs(shown=args.debug):
+            from flows.runtime import quiet_flow_settings, settle_killed_runs, this_process
+
+            with (
+                quiet_flow_settings(),
+                _prefect_logs(shown=args.debug),
+                tags(this_process().tag()),
+            ):
+                _say_killed_runs(settle_killed_runs())
                 VERBS[args.verb](args)
     except KeyboardInterrupt:
         if _swaps_done(args) == swaps_before:
@@ -751,6 +761,24 @@ def _run(args: argparse.Namespace) -> int:
         show(f"graduatoria: error: {text.splitlines()[0] if text else repr(error)}", err=True)
         return 1
     return 0
+
+
+def _say_killed_runs(killed: list[KilledRun]) -> None:
+    """One line for the runs an earlier command left running in Prefect when it was killed,
+    now marked crashed there (on stderr: standard output may be an export's data)."""
+    if not killed:
+        return
+    runs = "; ".join(run.described() for run in killed)
+    what = (
+        "an earlier run was killed before it ended"
+        if len(killed) == 1
+        else f"{len(killed)} earlier runs were killed before they ended"
+    )
+    show(
+        f"graduatoria: {what} ({runs}): marked crashed in Prefect; a killed run leaves the "
+        "warehouse as it was",
+        err=True,
+    )
 
 
 def _swaps_done(args: argparse.Namespace) -> int:

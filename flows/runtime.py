@@ -7,6 +7,7 @@ import inspect
 import json
 import os
 import re
+import socket
 import subprocess
 import uuid
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ from typing import Any, TypeVar
 
 import duckdb
 
-from flows.console import say
+from flows.console import say, show
 from flows.prefect_server import OFFLINE_ENVIRONMENT
 from flows.warehouse import Warehouse, execute, read_sql
 
@@ -52,6 +53,128 @@ def quiet_flow_settings() -> Iterator[None]:
 
     with temporary_settings({PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
         yield
+
+
+# A flow run names the process that runs it in a tag, so that a later command can tell a run
+# whose process was killed (SIGKILL, the kernel's out-of-memory killer, a power cut) from one
+# still working: Prefect's server learns of neither without heartbeats, which local runs do
+# without (quiet_flow_settings), and would show the run as running for ever.
+PROCESS_TAG = "graduatoria-process"
+# runs a command looks at for a killed process: far more than a machine runs at once
+RUNS_LOOKED_AT = 200
+
+
+@dataclass(frozen=True)
+class RunProcess:
+    """The process running a flow run: its host, its pid and when it started (clock ticks
+    since boot, from /proc; empty where the system does not say), so that a pid used again
+    by a later process is not taken for the run's."""
+
+    host: str
+    pid: int
+    started: str
+
+    def tag(self) -> str:
+        return f"{PROCESS_TAG}:{self.host}:{self.pid}:{self.started}"
+
+    @classmethod
+    def from_tags(cls, tags: list[str]) -> RunProcess | None:
+        for tag in tags:
+            name, _, rest = tag.partition(":")
+            host, _, rest = rest.partition(":")
+            pid, _, started = rest.partition(":")
+            if name == PROCESS_TAG and host and pid.isdigit():
+                return cls(host, int(pid), started)
+        return None
+
+    def is_gone(self) -> bool:
+        """Whether the process ended (only a process of this host can be told)."""
+        if self.host != socket.gethostname():
+            return False
+        if Path("/proc/self/stat").exists():
+            return process_start(self.pid) != self.started
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # somebody else's process holds the pid: not ours
+            return True
+        return False
+
+
+def process_start(pid: int) -> str:
+    """When process ``pid`` started, in clock ticks since boot; empty where there is no such
+    process, or only its zombie (or no /proc). The name in /proc/PID/stat is in parentheses
+    and may hold spaces: the fields are counted after its closing one (the start time is the
+    22nd field)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    fields = stat.rpartition(")")[2].split()
+    # a zombie (Z) or dead (X) process has ended, though nobody has collected it yet
+    if len(fields) <= 19 or fields[0] in ("Z", "X"):
+        return ""
+    return fields[19]
+
+
+def this_process() -> RunProcess:
+    pid = os.getpid()
+    return RunProcess(socket.gethostname(), pid, process_start(pid))
+
+
+@dataclass(frozen=True)
+class KilledRun:
+    """A flow run left running or pending by a process that is gone."""
+
+    run_id: uuid.UUID
+    flow: str
+    name: str
+    started: datetime | None
+    pid: int
+
+    def described(self) -> str:
+        when = f", started {self.started.astimezone():%Y-%m-%d %H:%M}" if self.started else ""
+        return f"{self.flow} run {self.name} (process {self.pid}{when})"
+
+
+def settle_killed_runs() -> list[KilledRun]:
+    """Mark as crashed, on the Prefect server, every run of this host whose process is gone
+    while the run is still running or pending, and say which. A killed run wrote nothing to
+    the warehouse (its writes land by an atomic swap, or not at all). Never fails the command
+    that asks: a server that cannot answer leaves the runs as they are."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterState,
+        FlowRunFilterStateType,
+    )
+    from prefect.client.schemas.objects import StateType
+    from prefect.states import Crashed
+
+    unfinished = FlowRunFilter(
+        state=FlowRunFilterState(
+            type=FlowRunFilterStateType(any_=[StateType.RUNNING, StateType.PENDING])
+        )
+    )
+    killed: list[KilledRun] = []
+    try:
+        with get_client(sync_client=True) as client:
+            for run in client.read_flow_runs(flow_run_filter=unfinished, limit=RUNS_LOOKED_AT):
+                process = RunProcess.from_tags(run.tags)
+                if process is None or not process.is_gone():
+                    continue
+                message = (
+                    f"its process ({process.pid} on {process.host}) ended before the run did "
+                    "(killed); a killed run leaves the warehouse as it was"
+                )
+                client.set_flow_run_state(run.id, Crashed(message=message), force=True)
+                started = run.start_time or run.expected_start_time
+                flow = client.read_flow(run.flow_id).name
+                killed.append(KilledRun(run.id, flow, run.name, started, process.pid))
+    except Exception as error:  # the server's own failure: the command goes on without it
+        show(f"(earlier runs could not be checked for a killed process: {error})", err=True)
+    return killed
 
 
 def code_version() -> str:
