@@ -205,6 +205,30 @@ def game_problems(
         .filter(pl.col("line_no") > pl.col("first_line"))
         .sort("line_no", "who")
     )
+    # both players of a line already met on one earlier line: the game is written twice (a
+    # row repeated, or the game written from both sides), one rejection for the line
+    written_twice = (
+        twice.group_by("line_no", "round", "first_line")
+        .agg(pl.len().alias("seats"))
+        .filter(pl.col("seats") == 2)
+        .join(games.select("line_no", "player_id", "opponent_id"), on="line_no")
+        .sort("line_no")
+    )
+    twice = twice.join(written_twice, on=["line_no", "first_line"], how="anti")
+    parts.append(
+        problem_rows(
+            written_twice,
+            "round",
+            pl.col("round"),
+            pl.format(
+                "the game of {} and {} in round {} is written twice (line {} already)",
+                pl.col("player_id"),
+                pl.col("opponent_id"),
+                pl.col("round"),
+                pl.col("first_line"),
+            ),
+        )
+    )
     parts.append(
         problem_rows(
             twice,

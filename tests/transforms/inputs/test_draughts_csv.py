@@ -108,23 +108,25 @@ def test_a_capital_given_for_an_italian_player_is_a_warning() -> None:
 
 
 def test_a_player_seated_twice_in_a_round_is_named_on_the_later_line() -> None:
-    # line 4 repeats the game of line 2; line 5 seats D001 again in round 1
+    # line 4 repeats the game of line 2; line 5 seats D001 again in round 1; line 6 writes
+    # the game of line 3 from the other side
     games = pl.DataFrame(
         {
-            "line_no": [2, 3, 4, 5],
-            "tournament_id": ["DI-1"] * 4,
-            "round": [1, 1, 1, 1],
-            "player_id": ["D001", "D003", "D001", "D001"],
-            "opponent_id": ["D002", "D004", "D002", "D005"],
-            "result": ["2", "0", "2", "1"],
-            "status": ["played"] * 4,
+            "line_no": [2, 3, 4, 5, 6],
+            "tournament_id": ["DI-1"] * 5,
+            "round": [1, 1, 1, 1, 1],
+            "player_id": ["D001", "D003", "D001", "D001", "D004"],
+            "opponent_id": ["D002", "D004", "D002", "D005", "D003"],
+            "result": ["2", "0", "2", "1", "2"],
+            "status": ["played"] * 5,
         },
         schema_overrides={"line_no": pl.Int32, "round": pl.Int32},
     )
     registered = pl.Series(["D001", "D002", "D003", "D004", "D005"])
     problems = game_problems(games, "DI-1", "fid", registered)
+    # a game written twice is one rejection, not one for each of its players
     assert problems.select("line_no", "reason").rows() == [
-        (4, "player D001 appears twice in round 1 (line 2 already)"),
-        (4, "player D002 appears twice in round 1 (line 2 already)"),
+        (4, "the game of D001 and D002 in round 1 is written twice (line 2 already)"),
         (5, "player D001 appears twice in round 1 (line 2 already)"),
+        (6, "the game of D004 and D003 in round 1 is written twice (line 3 already)"),
     ]
