@@ -65,9 +65,16 @@ class WarehouseError(RuntimeError):
     """The warehouse file cannot be opened or migrated."""
 
 
+# a line ``-- include queries/fragments/NAME.sql`` stands for that file's text: a part that
+# several queries share (an expression, a subquery) is written once
+SQL_INCLUDE = re.compile(r"^[ \t]*--[ \t]*include[ \t]+(\S+\.sql)[ \t]*$", re.MULTILINE)
+
+
 def read_sql(name: str) -> str:
-    """Return the text of a SQL file kept under ``sql/`` (SQL lives there, not in Python)."""
-    return (SQL_DIR / name).read_text(encoding="utf-8")
+    """Return the text of a SQL file kept under ``sql/`` (SQL lives there, not in Python),
+    with the files its ``-- include`` lines name in their place."""
+    text = (SQL_DIR / name).read_text(encoding="utf-8")
+    return SQL_INCLUDE.sub(lambda line: read_sql(line.group(1)), text)
 
 
 def migration_files() -> list[Path]:

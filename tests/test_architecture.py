@@ -167,3 +167,24 @@ def test_the_sql_check_finds_a_statement_in_python(tmp_path: Path) -> None:
         'QUERY = "SELECT rating FROM list_entry WHERE player_id = ?"\n', encoding="utf-8"
     )
     assert _sql_in_python(tmp_path) == ["flows/stray.py:1"]
+
+
+def test_a_part_several_queries_share_is_written_once() -> None:
+    """The reason a quarantined tournament is not rated is one fragment, included by each
+    query that names it (the problems report, a list's exclusions, a draughts list's), and
+    every include names a file that is there."""
+    from flows.warehouse import SQL_DIR, SQL_INCLUDE, read_sql
+
+    fragment = read_sql("queries/fragments/first_rejection.sql")
+    for query in (
+        "queries/problems/tournaments.sql",
+        "queries/lists/history_quarantined.sql",
+        "queries/rubele/period_quarantined.sql",
+    ):
+        text = read_sql(query)
+        assert fragment in text, query
+        assert "more rejections" not in (SQL_DIR / query).read_text(encoding="utf-8"), query
+        assert not SQL_INCLUDE.search(text), query
+    for path in SQL_DIR.rglob("*.sql"):
+        for include in SQL_INCLUDE.findall(path.read_text(encoding="utf-8")):
+            assert (SQL_DIR / include).is_file(), f"{path.relative_to(SQL_DIR)}: {include}"

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -51,10 +52,10 @@ def test_a_zombie_has_ended():
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            state = open(f"/proc/{child.pid}/stat").read().rpartition(")")[2].split()[0]
+            stat = Path(f"/proc/{child.pid}/stat").read_text()
         except OSError:
             pytest.skip("no /proc on this system")
-        if state == "Z":
+        if stat.rpartition(")")[2].split()[0] == "Z":
             break
         time.sleep(0.05)
     assert process_start(child.pid) == ""
