@@ -246,7 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="the list date to publish (its receipt window must be closed)",
     )
     quarterly.add_argument(
-        "--rulebook", default=None, metavar="TOML", help="rulebook file (default: data/rules/)"
+        "--rulebook",
+        default=None,
+        metavar="TOML",
+        help="the system's rulebook (default and only: data/rules/SYSTEM.toml); another is a "
+        "what-if: recalculate --rulebook TOML --scenario NAME",
     )
     _add_warehouse(quarterly)
 
@@ -312,7 +316,11 @@ def build_parser() -> argparse.ArgumentParser:
         "(prefect worker start --pool POOL) instead of serving them here",
     )
     serve.add_argument(
-        "--rulebook", default=None, metavar="TOML", help="rulebook file (default: data/rules/)"
+        "--rulebook",
+        default=None,
+        metavar="TOML",
+        help="the system's rulebook (default and only: data/rules/SYSTEM.toml); the lists "
+        "served are the official ones",
     )
     _add_warehouse(serve)
 
@@ -473,9 +481,10 @@ def _run_import_list(args: argparse.Namespace) -> None:
 
 
 def _run_quarterly(args: argparse.Namespace) -> None:
-    from flows.preflight import check_list_date, require_warehouse
+    from flows.preflight import check_list_date, refuse_an_unofficial_rulebook, require_warehouse
 
     check_list_date(args.system, args.list_date, args.rulebook)
+    refuse_an_unofficial_rulebook(args.system, args.rulebook, args.list_date)
     require_warehouse(args.warehouse)
     from flows.systems import rating_system
 
@@ -554,6 +563,10 @@ def _recalculate_every_stale_system(warehouse: str) -> None:
 
 def _run_serve(args: argparse.Namespace) -> None:
     from flows.deploy import register, serve
+    from flows.preflight import refuse_an_unofficial_rulebook
+
+    for system in args.system:
+        refuse_an_unofficial_rulebook(system, args.rulebook)
 
     if args.work_pool:
         register(args.system, args.warehouse, args.work_pool, args.rulebook)

@@ -8,6 +8,7 @@ flows make the same checks again, for callers that do not come through the comma
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 from flows.publishing.arguments import (
     refuse_a_day_off_the_calendar,
@@ -17,6 +18,7 @@ from flows.publishing.arguments import (
 )
 from flows.systems import rating_system
 from flows.warehouse import Warehouse, WarehouseError
+from transforms.lists.eras import default_rulebook_path
 
 
 def require_warehouse(path: str) -> None:
@@ -31,6 +33,29 @@ def check_list_date(system: str, list_date: date, rulebook_path: str | None) -> 
     calendar = rating_system(system).calendar_at(list_date, rulebook_path)
     refuse_a_day_off_the_calendar(system, calendar, list_date)
     refuse_an_open_window(system, calendar, list_date)
+
+
+def refuse_an_unofficial_rulebook(
+    system: str, rulebook_path: str | None, list_date: date | None = None
+) -> None:
+    """The official lists follow the system's own rulebook (data/rules/): another one is a
+    what-if, which ``recalculate`` computes into a scenario beside them. Published as the
+    official list, ``status`` would call it stale (its rulebook is not the system's) and the
+    next replay of stale lists would undo it. The system's rulebook named by its path, or a
+    copy of it, is taken."""
+    if rulebook_path is None:
+        return
+    official = default_rulebook_path(system)
+    given = Path(rulebook_path).expanduser()
+    if given.read_bytes() == official.read_bytes():
+        return
+    dates = f" --from {list_date} --to {list_date}" if list_date else " --from … --to …"
+    raise ValueError(
+        f"{given.name} is not the rulebook of {system} ({official}): the official lists "
+        "follow that one (a change of rules is a new era there); a what-if goes beside them: "
+        f"graduatoria recalculate --system {system}{dates} --rulebook {rulebook_path} "
+        "--scenario NAME"
+    )
 
 
 def check_replay(

@@ -461,3 +461,30 @@ def test_every_command_names_its_warehouse_and_a_new_one_is_announced(
     assert main(["ingest", str(inbox)]) == 0
     out = capsys.readouterr().out
     assert f"graduatoria: warehouse {created}" in out and "created" not in out
+
+
+def test_an_official_list_is_not_published_under_a_what_if_rulebook(capsys, tmp_path):
+    # the official lists follow data/rules/: status would call such a list stale and the next
+    # replay undo it; a what-if of the date is recalculate's, into a scenario
+    from transforms.lists.eras import default_rulebook_path
+
+    official = default_rulebook_path("elo_italia").read_text(encoding="utf-8")
+    what_if = tmp_path / "k40.toml"
+    what_if.write_text(official + "\n# a what-if\n", encoding="utf-8")
+    copy = tmp_path / "copy.toml"
+    copy.write_text(official, encoding="utf-8")
+    warehouse = str(tmp_path / "none.duckdb")
+    quarterly = ["quarterly", "--system", "elo_italia", "--list-date", "2019-04-01"]
+    assert main([*quarterly, "--rulebook", str(what_if), "--warehouse", warehouse]) == 1
+    err = capsys.readouterr().err
+    assert "k40.toml is not the rulebook of elo_italia" in err
+    assert (
+        f"graduatoria recalculate --system elo_italia --from 2019-04-01 --to 2019-04-01 "
+        f"--rulebook {what_if} --scenario NAME" in err
+    )
+    # the system's own rulebook, kept elsewhere, passes this check (and meets the next one)
+    assert main([*quarterly, "--rulebook", str(copy), "--warehouse", warehouse]) == 1
+    assert "no warehouse at" in capsys.readouterr().err
+    serve = ["serve", "--system", "elo_italia", "--system", "elo_rapid"]
+    assert main([*serve, "--rulebook", str(what_if), "--warehouse", warehouse]) == 1
+    assert "k40.toml is not the rulebook of elo_italia" in capsys.readouterr().err
