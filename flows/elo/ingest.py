@@ -27,7 +27,12 @@ from flows.inputs import (
     read_delivery,
     unlisted_problems,
 )
-from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
+from flows.publishing.unrated import (
+    fill_receipt_windows,
+    quarantined_section,
+    unrated_section,
+    unrated_tournaments,
+)
 from flows.reports import MAX_LISTED, problems_section, quarantine_reason
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql, registered
@@ -472,7 +477,12 @@ def ingest_flow(
         run.counts["tournaments_unrated"] = unrated.height
         recorded = query_frame(con, read_sql("queries/run_problems.sql"), {"run_id": run.run_id})
         report = ingest_report(
-            run, outcomes, unrated, context.registry_identity.height > 0, recorded
+            run,
+            outcomes,
+            unrated,
+            context.registry_identity.height > 0,
+            recorded,
+            quarantined_section(con, run.run_id),
         )
         run.write(con, "succeeded", report)
     publish_markdown(report, key="ingest-report")
@@ -506,6 +516,7 @@ def ingest_report(
     unrated: pl.DataFrame,
     registry_loaded: bool,
     new_problems: pl.DataFrame | None = None,
+    quarantined: list[str] | None = None,
 ) -> str:
     counts = run.counts
     lines = [
@@ -549,15 +560,7 @@ def ingest_report(
         f"- rejections: {errors} (new: {counts['rejections_new']}); warnings: "
         f"{problems.height - errors} (new: {counts['warnings_new']})"
     )
-    quarantined = [
-        intake for outcome in outcomes for intake in outcome.intakes if intake.status != "accepted"
-    ]
-    if quarantined:
-        lines += ["", "## Quarantined tournaments (not rated until delivered again)"]
-        lines += [
-            f"- {intake.tournament_id}: {shown_reason(intake) or 'the manifest row was rejected'}"
-            for intake in quarantined
-        ]
+    lines += quarantined or []
     lines += unrated_section(unrated, MAX_LISTED)
     report = "\n".join(lines) + "\n"
     return report + (problems_section(problems, new_problems) if problems.height else "")

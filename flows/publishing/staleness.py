@@ -133,17 +133,23 @@ def _inputs_changed_since(
     written_at: datetime,
 ) -> str:
     """What the status can name of the inputs a stale list gained: the tournaments with a new
-    version, the merges of their players and the registry snapshots loaded since it was
-    written ("" when none: the list another system's newcomers read changed, say)."""
+    version (those it knew whose new version is quarantined apart), the merges of their
+    players and the registry snapshots loaded since it was written ("" when none: the list
+    another system's newcomers read changed, say)."""
     _, up_to = receipt_window(rulebook.era_at(list_date).calendar, list_date)
-    tournaments, new_tournaments, merges, snapshots = execute(
+    tournaments, quarantined, new_tournaments, merges, snapshots = execute(
         con,
         read_sql("queries/lists/inputs_changed_since.sql"),
         {"system": system, "written_at": written_at, "up_to": up_to, "list_date": list_date},
     )[0]
     named = [
         f"{what} {first_named(ids, NAMED_CHANGES)}"
-        for what, ids in (("new versions of", tournaments), ("new tournaments", new_tournaments))
+        for what, ids in (
+            ("new versions of", tournaments),
+            # a rated tournament whose new version cannot be rated: the replay drops it
+            ("now quarantined (a replay takes it out until it is delivered again):", quarantined),
+            ("new tournaments", new_tournaments),
+        )
         if ids
     ]
     if merges:

@@ -1,6 +1,7 @@
 """Tournaments no list will rate: accepted, but received before their system's first list takes
-tournaments (view ``unrated_tournament``). Each list revision keeps the receipt window it
-rates; revisions written before the window was kept get it from their system's calendar."""
+tournaments (view ``unrated_tournament``), and those an ingest quarantined. Each list revision
+keeps the receipt window it rates; revisions written before the window was kept get it from
+their system's calendar."""
 
 from __future__ import annotations
 
@@ -68,4 +69,27 @@ def unrated_section(unrated: pl.DataFrame, shown: int) -> list[str]:
     ]
     if unrated.height > shown:
         lines.append(f"- … and {unrated.height - shown} more in the `unrated_tournament` view")
+    return lines
+
+
+def quarantined_section(con: duckdb.DuckDBPyConnection, run_id: str) -> list[str]:
+    """Report lines naming the tournaments an ingest quarantined, with why, and a warning on
+    each that the lists rated before: its new version takes it out of them at their next
+    replay (``recalculate --stale``), though only one line of it may be wrong."""
+    quarantined = query_frame(con, read_sql("queries/quarantined_by_run.sql"), {"run_id": run_id})
+    if quarantined.height == 0:
+        return []
+    lines = ["", "## Quarantined tournaments (not rated until delivered again)"]
+    for tournament_id, system, reason, rated_in in quarantined.select(
+        "tournament_id", "system", "reason", "rated_in"
+    ).rows():
+        line = f"- {tournament_id}: {reason or 'the manifest row was rejected'}"
+        if rated_in:
+            dates = ", ".join(str(day) for day in rated_in)
+            line += (
+                f" — WARNING: {system} lists rate an earlier version of it ({dates}): the "
+                "next `graduatoria recalculate --stale` takes it out of them; deliver a "
+                "corrected file first (or withdraw it, to take it out on purpose)"
+            )
+        lines.append(line)
     return lines

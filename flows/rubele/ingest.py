@@ -27,7 +27,12 @@ from flows.inputs import (
     unlisted_files,
     unlisted_problems,
 )
-from flows.publishing.unrated import fill_receipt_windows, unrated_section, unrated_tournaments
+from flows.publishing.unrated import (
+    fill_receipt_windows,
+    quarantined_section,
+    unrated_section,
+    unrated_tournaments,
+)
 from flows.reports import MAX_LISTED, quarantine_reason
 from flows.rubele.rulebook import RUBELE_SYSTEMS, load_rubele_rulebook
 from flows.runtime import RunRecord, failure_recorded, publish_markdown
@@ -540,6 +545,7 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
                 f"- rejections (new): {totals['rejections']}\n"
             )
             + (NO_FID_REGISTRY + "\n" if unregistered else "")
+            + "".join(line + "\n" for line in quarantined_section(con, run.run_id))
             + "".join(line + "\n" for line in unrated_section(unrated, MAX_LISTED))
             + recorded_problems_section(con, run.run_id)
         )

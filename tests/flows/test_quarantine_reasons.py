@@ -80,3 +80,47 @@ def test_a_chess_file_cut_short_is_named_by_its_cut_everywhere(season_warehouse,
     assert reason.endswith(f"; and {errors[0] - 1} more rejection{'s' if errors[0] > 2 else ''}")
     shown = problems_text(warehouse, ProblemFilter(tournament="CUT-1"))
     assert f"): {reason.removeprefix('- CUT-1: ')}\n" in shown
+
+
+def test_a_rated_tournament_quarantined_by_its_new_version_is_a_warning_of_the_ingest(
+    season_warehouse, tmp_path
+):
+    # one bad line in a file delivered again takes a tournament the lists rate out of them at
+    # their next replay: the ingest says so, naming the lists, not only "quarantined"
+    from flows.elo.ingest import ingest_flow
+    from flows.elo.recalculate import recalculate_flow
+    from tests.flows.helpers import write_manifest
+
+    warehouse = str(season_warehouse(2019))
+    recalculate_flow("elo_italia", warehouse, date(2019, 4, 1), date(2019, 4, 1))
+    with Warehouse(warehouse).reader() as con:
+        tournament_id, content, received_on = con.execute(
+            "SELECT t.tournament_id, f.content, t.received_on FROM tournament t "
+            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.tournament_id IN "
+            "(SELECT tournament_id FROM variation WHERE system = 'elo_italia') "
+            "ORDER BY t.tournament_id LIMIT 1"
+        ).fetchone()
+    # cut in the middle of a player line half-way down, as above
+    lines = content.split(b"\n")
+    players = [number for number, line in enumerate(lines) if line.startswith(b"001 ")]
+    middle = players[len(players) // 2]
+    cut = b"\n".join([*lines[:middle], lines[middle][:60]])
+    delivery = tmp_path / "inbox" / "2019-06"
+    (delivery).mkdir(parents=True)
+    (delivery / "again.trf").write_bytes(cut)
+    write_manifest(
+        delivery,
+        [{"tournament_id": tournament_id, "file": "again.trf", "system": "elo_italia",
+          "received_on": str(received_on)}],
+    )  # fmt: skip
+    ingest_flow(str(tmp_path / "inbox"), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        report = con.execute(
+            "SELECT report FROM run_record WHERE flow = 'ingest' ORDER BY ended_at DESC LIMIT 1"
+        ).fetchone()[0]
+    line = next(line for line in report.splitlines() if line.startswith(f"- {tournament_id}: "))
+    assert line.endswith(
+        "— WARNING: elo_italia lists rate an earlier version of it (2019-04-01): the next "
+        "`graduatoria recalculate --stale` takes it out of them; deliver a corrected file "
+        "first (or withdraw it, to take it out on purpose)"
+    )

@@ -1,6 +1,7 @@
 -- What a stale list's inputs gained since it was written ($written_at), to name in the status:
 -- the tournaments of its system with a version ingested since, received up to its cut-off
--- ($up_to), those the list knew before (a version of the system within its cut-off) and
+-- ($up_to), those the list knew before (a version of the system within its cut-off), apart
+-- those whose latest version is quarantined (a replay takes them out of the list), and
 -- those new to it; the merges recorded since of players in those tournaments (a merge changes only
 -- the lists that read its player); the registry snapshots loaded since, dated up to the list
 -- date (the system's registry: FID for draughts, FSI for chess).
@@ -8,15 +9,20 @@
 -- moves the tournament out of the list.
 WITH changed AS (
     SELECT tournament_id,
-           bool_or(ingested_at <= $written_at AND received_on <= $up_to) AS known_before
+           bool_or(ingested_at <= $written_at AND received_on <= $up_to) AS known_before,
+           arg_max(status, version) AS latest_status
     FROM tournament_version
     WHERE system = $system
     GROUP BY tournament_id
     HAVING bool_or(ingested_at > $written_at) AND bool_or(received_on <= $up_to)
 )
 SELECT
-    (SELECT list(tournament_id ORDER BY tournament_id) FILTER (WHERE known_before) FROM changed)
-        AS tournaments,
+    (SELECT list(tournament_id ORDER BY tournament_id)
+            FILTER (WHERE known_before AND latest_status IS DISTINCT FROM 'quarantined')
+     FROM changed) AS tournaments,
+    (SELECT list(tournament_id ORDER BY tournament_id)
+            FILTER (WHERE known_before AND latest_status = 'quarantined')
+     FROM changed) AS quarantined_now,
     (SELECT list(tournament_id ORDER BY tournament_id) FILTER (WHERE NOT known_before)
      FROM changed) AS new_tournaments,
     (SELECT count(*)

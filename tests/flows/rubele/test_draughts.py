@@ -1082,3 +1082,35 @@ def test_an_ingest_again_says_how_many_unchanged_tournaments_are_still_quarantin
         f"unchanged: 4 ({len(quarantined)} of them still quarantined: graduatoria problems "
         "says why)"
     ) in report
+
+
+def test_an_ingest_names_its_quarantined_tournaments_and_warns_of_a_rated_one(tmp_path, capsys):
+    # DI-3 has no receipt date: quarantined, and named (the draughts report named none); a
+    # typo in DI-1 delivered again after a list rated it takes it out at the next replay
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.lists import rubele_quarterly_flow
+
+    _ingested(tmp_path)
+    first = capsys.readouterr().out
+    assert "## Quarantined tournaments (not rated until delivered again)" in first
+    assert "\n- DI-3: received_on is required and is empty" in first
+    warehouse = str(tmp_path / "w.duckdb")
+    rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
+    games_file = tmp_path / "inbox" / "2019-05" / "di1.csv"
+    games_file.write_text(DI1.replace("DI-1,1,D001,D002,2,played", "DI-1,1,D001,D002,2,playd"))
+    capsys.readouterr()
+    ingest_draughts_flow(str(tmp_path / "inbox"), warehouse)
+    again = capsys.readouterr().out
+    line = next(line for line in again.splitlines() if line.startswith("- DI-1: "))
+    assert "— WARNING: rubele_italiana lists rate an earlier version of it (2019-07-01)" in line
+    assert "\n- DI-3: " not in again  # unchanged since, and named by the first ingest
+    # and the status names it apart from the tournaments merely corrected
+    from flows.status import stale_of
+
+    with Warehouse(warehouse).reader() as con:
+        stale = {item.list_date: item.reason for item in stale_of(con, "rubele_italiana")}
+    assert (
+        "now quarantined (a replay takes it out until it is delivered again): DI-1"
+        in stale[date(2019, 7, 1)]
+    )
+    assert "new versions of" not in stale[date(2019, 7, 1)]
