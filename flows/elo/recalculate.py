@@ -42,7 +42,13 @@ from flows.publishing.current import (
 )
 from flows.publishing.refusals import refuse_a_range
 from flows.publishing.replay import ReplayedList, finish_recalculation
-from flows.publishing.revisions import WrittenList, diff_against, revisions_in_force, write_list
+from flows.publishing.revisions import (
+    WrittenList,
+    diff_against,
+    newly_left_out,
+    revisions_in_force,
+    write_list,
+)
 from flows.publishing.staleness import stale_lists
 from flows.runtime import RunRecord, failure_recorded
 from flows.warehouse import ROW_GROUP_ROWS, BatchedInserts, Warehouse
@@ -158,7 +164,8 @@ class BackgroundPublisher:
         state = f"revision {written.revision}" if written.written else "unchanged"
         changed = f", {diff.height} players differ" if diff is not None and diff.height else ""
         self.progress.advance(f"{context.list_date}: {state}{changed}")
-        return ReplayedList.of(written, diff)
+        left_out = newly_left_out(self.con, written) if self.scenario == OFFICIAL else []
+        return ReplayedList.of(written, diff, left_out)
 
 
 @flow(name="recalculate")

@@ -25,15 +25,28 @@ class ReplayedList:
     context: PeriodContext  # without the reference list it read
     differences: list[str] | None  # diff_summary; None when not compared (a first revision)
     players_changed: int
+    players: int
+    in_ranking: int
+    # tournaments the superseded revision applied and this one leaves out, with why
+    left_out: list[tuple[str, str]]
 
     @classmethod
-    def of(cls, written: WrittenList, diff: pl.DataFrame | None) -> ReplayedList:
+    def of(
+        cls,
+        written: WrittenList,
+        diff: pl.DataFrame | None,
+        left_out: list[tuple[str, str]] | None = None,
+    ) -> ReplayedList:
+        rows = written.published.rows
         return cls(
             written.revision,
             written.written,
             replace(written.context, reference_ratings=None),
             None if diff is None else diff_summary(diff),
             0 if diff is None else diff.height,
+            rows.height,
+            int(rows.get_column("in_ranking").sum()),
+            left_out or [],
         )
 
 
@@ -69,6 +82,24 @@ def recalculation_report(
             + " | ".join(replayed.differences or diff_summary(None))
             + " |"
         )
+    left_out = [replayed for replayed in results if replayed.left_out]
+    if left_out:
+        lines += ["", "## Tournaments the new revisions no longer apply"]
+        lines += [
+            f"- {replayed.context.list_date}: "
+            + "; ".join(f"{tournament} ({reason})" for tournament, reason in replayed.left_out)
+            for replayed in left_out
+        ]
+    # a list with players but none ranked: the registry or its memberships are missing
+    unranked = [replayed for replayed in results if replayed.players and not replayed.in_ranking]
+    if unranked:
+        lines += [""]
+        lines += [
+            f"WARNING: nobody is in the national ranking of {replayed.context.list_date} "
+            f"({replayed.players} players, none both active and a member): is the registry "
+            "loaded, with its memberships?"
+            for replayed in unranked
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -249,6 +249,34 @@ def revisions_in_force(
     return {row[0]: (row[1], row[5]) for row in current.rows()}
 
 
+def newly_left_out(con: duckdb.DuckDBPyConnection, written: WrittenList) -> list[tuple[str, str]]:
+    """The tournaments a new official revision does not apply that the revision it supersedes
+    did not leave out (a tournament withdrawn, or quarantined by its new version, since), with
+    why: what a replay took out of the list, to name in its report. None for a first
+    revision, or a list the replay left as it was."""
+    if not written.written or written.revision < 2:
+        return []
+    context = written.context
+    before = query_frame(
+        con,
+        read_sql("queries/lists/revision_exclusions.sql"),
+        {
+            "system": context.system,
+            "scenario": OFFICIAL,
+            "list_date": context.list_date,
+            "revision": written.revision - 1,
+        },
+    )
+    excluded = written.published.excluded
+    new = excluded.filter(
+        ~pl.col("tournament_id").is_in(before.get_column("tournament_id").implode())
+    )
+    return [
+        (str(tournament), str(reason or ""))
+        for tournament, reason in new.sort("tournament_id").rows()
+    ]
+
+
 def diff_against(
     con: duckdb.DuckDBPyConnection, run: RunRecord, written: WrittenList, scenario: str
 ) -> pl.DataFrame | None:

@@ -31,7 +31,7 @@ from flows.publishing.importing import ListImport
 from flows.publishing.quarterly import publish_quarterly
 from flows.publishing.refusals import refuse_a_range
 from flows.publishing.replay import ReplayedList, finish_recalculation
-from flows.publishing.revisions import WrittenList, diff_against, write_list
+from flows.publishing.revisions import WrittenList, diff_against, newly_left_out, write_list
 from flows.publishing.staleness import stale_lists
 from flows.reports import MAX_LISTED, TOP_MOVES, moves_sections
 from flows.rubele.periods import (
@@ -335,7 +335,8 @@ def _replay_rubele(
             written = publish_rubele(con, run, system, scenario, list_date, rulebook, fingerprints)
             compare = written.written or scenario != OFFICIAL
             diff = diff_against(con, run, written, scenario) if compare else None
-            results.append(ReplayedList.of(written, diff))
+            left_out = newly_left_out(con, written) if scenario == OFFICIAL else []
+            results.append(ReplayedList.of(written, diff, left_out))
             state = f"revision {written.revision}" if written.written else "unchanged"
             progress.advance(f"{list_date}: {state}")
     return finish_recalculation(con, run, system, scenario, results, began)

@@ -1114,3 +1114,36 @@ def test_an_ingest_names_its_quarantined_tournaments_and_warns_of_a_rated_one(tm
         in stale[date(2019, 7, 1)]
     )
     assert "new versions of" not in stale[date(2019, 7, 1)]
+
+
+def _last_report(warehouse: str, flow: str) -> str:
+    with Warehouse(warehouse).reader() as con:
+        return con.execute(
+            "SELECT report FROM run_record WHERE flow = ? ORDER BY ended_at DESC LIMIT 1",
+            [flow],
+        ).fetchone()[0]
+
+
+def test_a_replay_names_what_it_no_longer_applies_and_a_list_nobody_is_ranked_in(tmp_path):
+    # the registry's memberships are of 2019 only: the list of 2020-01-01 ranks nobody, which
+    # a quarterly said and a replay did not; a withdrawn tournament leaves the lists that
+    # applied it, and the replay names it there
+    from flows.rubele.lists import rubele_recalculate_flow
+    from flows.withdraw import withdraw_flow
+
+    warehouse, _ = _ingested(tmp_path)
+    rubele_recalculate_flow("rubele_italiana", warehouse, date(2019, 7, 1), date(2020, 1, 1))
+    report = _last_report(warehouse, "recalculate")
+    assert (
+        "WARNING: nobody is in the national ranking of 2020-01-01 (3 players, none both "
+        "active and a member): is the registry loaded, with its memberships?" in report
+    )
+    assert "ranking of 2019-07-01" not in report
+    assert "no longer apply" not in report  # first revisions: nothing to compare with
+    withdraw_flow("DI-1", "sent by mistake", warehouse)
+    rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)
+    report = _last_report(warehouse, "recalculate")
+    assert (
+        "## Tournaments the new revisions no longer apply\n"
+        "- 2019-07-01: DI-1 (withdrawn: sent by mistake)\n" in report
+    )
