@@ -123,3 +123,14 @@ def repeats_read_once(
         return rows, pl.concat([problems, warnings])
 
     return typed
+
+
+def refused_rows(errors: pl.DataFrame) -> str:
+    """What a CSV's errors refuse, as a report names it: the whole file (errors of its header,
+    or of no line), else its rows, counted once however many problems a row has (a file
+    separated by ';' read as one column gave one error per required column of every row)."""
+    rows = errors.filter(pl.col("line_no") > 1).get_column("line_no").n_unique()
+    if rows == 0:
+        return "the whole file"
+    problems = f" ({errors.height} problems)" if errors.height > rows else ""
+    return f"{rows} row{'s' if rows > 1 else ''}{problems}"

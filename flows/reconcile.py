@@ -127,13 +127,13 @@ def read_published(file: str, system: str, list_date: date) -> PublishedFile:
     read: a player left out would show as missing from it."""
     import polars as pl
 
-    from flows.csv_checks import checked_csv
+    from flows.csv_checks import checked_csv, refused_rows
     from flows.inputs import read_csv_text
     from flows.systems import rating_system
-    from transforms.inputs.registry import type_published_list
+    from transforms.inputs.registry import LIST_REQUIRED, type_published_list
 
     importer = rating_system(system).importer(list_date)
-    source = read_csv_text(Path(file))
+    source = read_csv_text(Path(file), required=LIST_REQUIRED)
     rows, problems = checked_csv(source, type_published_list, importer.row_schema)
     if rows.height:
         rows, wrong = importer.prepare(rows)
@@ -145,7 +145,7 @@ def read_published(file: str, system: str, list_date: date) -> PublishedFile:
         shown = "; ".join(_problem_text(row) for row in errors.head(3).iter_rows(named=True))
         more = f"; and {errors.height - 3} more" if errors.height > 3 else ""
         raise ReconcileError(
-            f"{source.file.name}: {counted(errors.height, 'row')} cannot be read ({shown}{more}): "
+            f"{source.file.name}: {refused_rows(errors)} cannot be read ({shown}{more}): "
             "correct the file (the import-list CSV, docs/INPUTS.md) and reconcile again"
         )
     return PublishedFile(

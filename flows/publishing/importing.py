@@ -12,8 +12,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from flows.console import counted, say
-from flows.csv_checks import checked_csv
+from flows.console import say
+from flows.csv_checks import checked_csv, refused_rows
 from flows.inputs import InputFile, csv_text, read_csv_text
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_a_day_off_the_calendar
 from flows.publishing.refusals import refuse_an_import_after_computed_lists
@@ -21,7 +21,7 @@ from flows.runtime import RunRecord
 from flows.warehouse import Warehouse, execute, insert_frame, query_frame, read_sql
 from flows.writes import archive_files, record_problems, recorded_problems_section
 from transforms.elo.lists import imported_list_warnings
-from transforms.inputs.registry import type_published_list
+from transforms.inputs.registry import LIST_REQUIRED, type_published_list
 from transforms.lists.periods import cutoff_for
 from transforms.lists.published import ranking_input
 from transforms.lists.rankings import rankings
@@ -60,7 +60,7 @@ def import_published_list(
         parameters={"file": file, "system": system, "list_date": list_date},
         rulebook_hash=rulebook.content_hash,
     )
-    source = read_csv_text(Path(file))
+    source = read_csv_text(Path(file), required=LIST_REQUIRED)
     rows, problems = checked_csv(source, type_published_list, importer.row_schema)
     rows, wrong = importer.prepare(rows)
     tag_file = [
@@ -85,16 +85,16 @@ def import_published_list(
         rejected, _ = record_problems(con, run.run_id, problems)
         imported = 0
         unregistered = False
-        errors = problems.filter(pl.col("severity") == "error").height
+        error_rows = problems.filter(pl.col("severity") == "error")
+        errors = error_rows.height
         # the federation's list is taken whole or not at all: a player left out would enter
         # the next list as a newcomer, and an official list is never replaced
-        refused = bool(errors) and not current
+        refused = refused_rows(error_rows) if errors and not current else ""
         if refused:
             run.counts = {"players": 0, "rejections_new": rejected, "refused": 1}
             report = (
                 f"# Import of the {system} list at {list_date} refused\n\n- nothing was "
-                f"imported: {counted(errors, 'row')} rejected; correct the file and import it "
-                "again\n"
+                f"imported: {refused} rejected; correct the file and import it again\n"
             ) + recorded_problems_section(con, run.run_id)
             run.write(con, "refused", report)
         elif not current:
@@ -135,7 +135,7 @@ def import_published_list(
     say(report)
     if refused:
         raise ListError(
-            f"{source.file.name}: {counted(errors, 'row')} rejected, nothing imported (a list with "
+            f"{source.file.name}: {refused} rejected, nothing imported (a list with "
             "players left out would enter them as newcomers): correct the file and import it "
             "again"
         )

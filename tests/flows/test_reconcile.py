@@ -285,3 +285,31 @@ def test_the_rounding_evidence_of_a_fide_rated_player_says_his_rating_is_fide() 
     # 2233.00, and the list gives 2209" would send the analyst looking for a missing sum
     evidence = _rounding({"rating_type": "fide", "frozen_rating": 2233, "rating": 2209}, None)
     assert evidence == "the list shows his FIDE rating at the close, 2209, not a sum of variations"
+
+
+def test_a_published_file_separated_by_semicolons_is_refused_saying_so(warehouse, tmp_path):
+    # as a spreadsheet in an Italian locale saves it: one refusal naming the separator, not
+    # one rejection per required column of every row ("9172 rows cannot be read")
+    from flows.import_list import import_list_flow
+    from flows.publishing.arguments import ListError
+    from flows.reconcile import ReconcileError, reconcile_flow
+
+    rows = _exported(warehouse, tmp_path)
+    commas = _write(rows, tmp_path / "commas.csv").read_text(encoding="utf-8")
+    published = tmp_path / "semicolons.csv"
+    published.write_text(commas.replace(",", ";"), encoding="utf-8")
+    with pytest.raises(
+        ReconcileError,
+        match=r"semicolons\.csv: the whole file cannot be read \(line 1: the header lacks the "
+        r"required columns player_id, rating, games: the file seems separated by ';'",
+    ):
+        reconcile_flow(str(published), "elo_italia", APRIL, str(warehouse))
+    with pytest.raises(ListError, match=r"semicolons\.csv: the whole file rejected, nothing"):
+        import_list_flow(str(published), "elo_italia", date(2018, 1, 1), str(tmp_path / "i.db"))
+    # a file whose rows each have several faults counts its rows, and its problems apart
+    for row in rows[:3]:
+        row["rating"], row["games"] = "x", "y"
+    with pytest.raises(ReconcileError, match=r"faults\.csv: 3 rows \(6 problems\) cannot be"):
+        reconcile_flow(
+            str(_write(rows, tmp_path / "faults.csv")), "elo_italia", APRIL, str(warehouse)
+        )

@@ -44,6 +44,9 @@ LIST_FIELDS = [
     FieldSpec("category", "text"),
     FieldSpec("last_played", "date"),  # last rated tournament: carries activity into the list
 ]
+# a published list whose header lacks one of these is refused whole (one problem naming its
+# header, typically ';'-separated), not rejected once per row and column
+LIST_REQUIRED = [spec.name for spec in LIST_FIELDS if spec.required]
 
 
 def type_registry_players(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
