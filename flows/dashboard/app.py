@@ -1,7 +1,9 @@
 """The dashboard's entry script: ``streamlit run flows/dashboard/app.py -- --warehouse FILE``
-(what ``graduatoria dashboard`` runs). The pages are the scripts in ``pages/``; each reads the
-warehouse through :mod:`flows.dashboard.reads` (short read-only sessions, cached by the file's
-identity)."""
+(what ``graduatoria dashboard`` runs). The pages are the scripts in ``screens/``; each reads
+the warehouse through :mod:`flows.dashboard.reads` (short read-only sessions, cached by the
+file's identity). Not in a folder named ``pages/``: Streamlit would also find them there by
+itself and, for a first visit by a page's own address, serve them without this script (no
+sidebar, no navigation, the scripts' file names for titles)."""
 
 from __future__ import annotations
 
@@ -16,22 +18,32 @@ st.set_page_config(page_title="graduatoria", page_icon=":material/leaderboard:",
 
 PAGES = [
     st.Page(
-        "pages/lists.py",
+        "screens/lists.py",
         title="Lists",
         icon=":material/format_list_numbered:",
-        url_path="lists",
+        url_path="home",  # served at the root, as the default page is
         default=True,
     ),
-    st.Page("pages/player.py", title="Player", icon=":material/person:", url_path="player"),
+    st.Page("screens/player.py", title="Player", icon=":material/person:", url_path="player"),
     st.Page(
-        "pages/tournament.py",
+        "screens/tournament.py",
         title="Tournament",
         icon=":material/emoji_events:",
         url_path="tournament",
     ),
-    st.Page("pages/inbox.py", title="Inbox health", icon=":material/inbox:", url_path="inbox"),
+    st.Page("screens/inbox.py", title="Inbox health", icon=":material/inbox:", url_path="inbox"),
     st.Page(
-        "pages/whatif.py", title="What-if", icon=":material/compare_arrows:", url_path="what-if"
+        "screens/whatif.py", title="What-if", icon=":material/compare_arrows:", url_path="what-if"
+    ),
+    # the default page is served at the root; its own address, as the sidebar's other pages
+    # have theirs, is the same page out of the navigation (a shared /lists link was "Page not
+    # found")
+    st.Page(
+        "screens/lists.py",
+        title="Lists",
+        icon=":material/format_list_numbered:",
+        url_path="lists",
+        visibility="hidden",
     ),
 ]
 

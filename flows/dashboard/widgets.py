@@ -14,8 +14,8 @@ import streamlit as st
 
 from flows.dashboard.reads import OFFICIAL, DashboardError, system_label
 
-PLAYER_PAGE = "pages/player.py"
-TOURNAMENT_PAGE = "pages/tournament.py"
+PLAYER_PAGE = "screens/player.py"
+TOURNAMENT_PAGE = "screens/tournament.py"
 # what a table shows for a missing value (no K in draughts, no position off the ranking, no
 # previous rating for a newcomer, no note): nothing, rather than Streamlit's "None"
 MISSING = ""

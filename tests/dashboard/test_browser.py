@@ -283,3 +283,38 @@ def test_the_list_date_box_shows_the_list_shown(demo_warehouse, tmp_path):
         browser.choose("System", "Dama italiana (FID, Elo-Rubele)")
         assert f"official list of {italiana}:" in browser.caption()
         assert browser.shown("List date") == str(italiana)
+
+
+# what the app's sidebar shows on every page it serves: its navigation and the warehouse box
+APP_SIDEBAR = """(() => {
+    const bar = document.querySelector('[data-testid="stSidebar"]');
+    return bar ? bar.innerText : '';
+})()"""
+
+
+def test_a_shared_address_opens_the_app_with_its_navigation(demo_warehouse, tmp_path):
+    """A page's address opened first, right after the server starts (a link shared to a
+    colleague), and each page's own address: the app's page with its sidebar, never the
+    script alone under its file name (Streamlit's own discovery of a ``pages/`` folder), and
+    /lists the Lists page, not "Page not found"."""
+    with duckdb.connect(str(demo_warehouse), read_only=True) as con:
+        (player,) = con.execute(
+            "SELECT player_id FROM rating_list ORDER BY rating DESC, player_id LIMIT 1"
+        ).fetchone()
+    with _dashboard(demo_warehouse, tmp_path) as (base, browser):
+        for path, title in (
+            (f"player?player={player}", "Player"),
+            ("lists", "Lists"),
+            ("tournament", "Tournament"),
+            ("inbox", "Inbox health"),
+        ):
+            browser.call("Page.navigate", url=f"{base}/{path}")
+            browser.wait_for_script(path)
+            sidebar = str(browser.evaluate(APP_SIDEBAR))
+            assert "Warehouse (read-only)" in sidebar, (path, sidebar)
+            assert "Inbox health" in sidebar and "whatif" not in sidebar, (path, sidebar)
+            heading = browser.evaluate(
+                "document.querySelector('[data-testid=\"stMain\"] h1').innerText"
+            )
+            assert title.split()[0].lower() in str(heading).lower(), (path, heading)
+            assert "Page not found" not in str(browser.evaluate("document.body.innerText"))

@@ -18,18 +18,18 @@ from flows.dashboard.command import APP
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PAGES = [
-    "pages/lists.py",
-    "pages/player.py",
-    "pages/tournament.py",
-    "pages/inbox.py",
-    "pages/whatif.py",
+    "screens/lists.py",
+    "screens/player.py",
+    "screens/tournament.py",
+    "screens/inbox.py",
+    "screens/whatif.py",
 ]
 TITLES = {
-    "pages/lists.py": "Lists",
-    "pages/player.py": "Player",
-    "pages/tournament.py": "Tournament",
-    "pages/inbox.py": "Inbox health",
-    "pages/whatif.py": "What-if",
+    "screens/lists.py": "Lists",
+    "screens/player.py": "Player",
+    "screens/tournament.py": "Tournament",
+    "screens/inbox.py": "Inbox health",
+    "screens/whatif.py": "What-if",
 }
 # a page's first run reads and caches its queries; generous for two busy cores
 TIMEOUT = 120
@@ -283,7 +283,7 @@ def test_the_player_page_shows_a_recalculated_list(demo_warehouse, monkeypatch):
         "WHERE a.system = 'elo_italia' AND a.scenario = 'official' AND a.revision = 1 "
         "AND b.revision = 2 AND a.rating <> b.rating LIMIT 1",
     )[0]
-    app = _app(demo_warehouse, monkeypatch, "pages/player.py")
+    app = _app(demo_warehouse, monkeypatch, "screens/player.py")
     app.text_input(key="player_search").input(player_id).run()
     _no_failure(app)
     assert app.selectbox(key="player_pick").options == [
@@ -306,7 +306,7 @@ def test_a_link_opens_the_player(demo_warehouse, monkeypatch):
         demo_warehouse,
         "SELECT player_id FROM rating_list WHERE system = 'elo_rapid' ORDER BY player_id LIMIT 1",
     )[0]
-    app = _app(demo_warehouse, monkeypatch, "pages/player.py", player=player_id)
+    app = _app(demo_warehouse, monkeypatch, "screens/player.py", player=player_id)
     _no_failure(app)
     assert app.selectbox(key="player_pick").value == player_id
     # an Elo Rapid player has letters
@@ -314,7 +314,7 @@ def test_a_link_opens_the_player(demo_warehouse, monkeypatch):
 
 
 def test_a_search_with_no_match_says_so(demo_warehouse, monkeypatch):
-    app = _app(demo_warehouse, monkeypatch, "pages/player.py")
+    app = _app(demo_warehouse, monkeypatch, "screens/player.py")
     app.text_input(key="player_search").input("no such player zzz").run()
     _no_failure(app)
     assert "No player matches" in app.warning[0].value
@@ -330,7 +330,7 @@ def test_a_quarantined_tournament_says_why(demo_warehouse, monkeypatch):
         "USING (tournament_id) WHERE t.status = 'quarantined' GROUP BY ALL "
         "ORDER BY 1 LIMIT 1",
     )[0]
-    app = _app(demo_warehouse, monkeypatch, "pages/tournament.py", tournament=tournament_id)
+    app = _app(demo_warehouse, monkeypatch, "screens/tournament.py", tournament=tournament_id)
     assert not app.exception
     assert app.selectbox(key="tournament_pick").value == tournament_id
     assert app.error[0].value == f"Quarantined: {reason}"
@@ -345,7 +345,7 @@ def test_a_corrected_tournament_shows_its_versions_players_variations_and_games(
         "SELECT tournament_id, count(*) FROM tournament_version GROUP BY ALL "
         "HAVING count(*) > 1 LIMIT 1",
     )[0]
-    app = _app(demo_warehouse, monkeypatch, "pages/tournament.py")
+    app = _app(demo_warehouse, monkeypatch, "screens/tournament.py")
     app.text_input(key="tournament_search").input(tournament_id).run()
     _no_failure(app)
     assert app.selectbox(key="tournament_pick").options == [
@@ -364,7 +364,7 @@ def test_a_corrected_tournament_shows_its_versions_players_variations_and_games(
 
 
 def test_the_tournament_filters(demo_warehouse, monkeypatch):
-    app = _app(demo_warehouse, monkeypatch, "pages/tournament.py")
+    app = _app(demo_warehouse, monkeypatch, "screens/tournament.py")
     everything = len(app.selectbox(key="tournament_pick").options)
     app.selectbox(key="tournament_status").set_value("quarantined").run()
     assert not app.exception
@@ -377,7 +377,7 @@ def test_the_tournament_filters(demo_warehouse, monkeypatch):
 
 
 def test_the_inbox_names_stale_lists_with_their_reasons(demo_warehouse, monkeypatch):
-    app = _app(demo_warehouse, monkeypatch, "pages/inbox.py")
+    app = _app(demo_warehouse, monkeypatch, "screens/inbox.py")
     _no_failure(app)
     stale = _table(app, "system", "list_date", "reason")
     assert "elo_italia" in set(stale["system"])
@@ -389,7 +389,7 @@ def test_the_inbox_names_stale_lists_with_their_reasons(demo_warehouse, monkeypa
 
 
 def test_the_inbox_problem_filters(demo_warehouse, monkeypatch):
-    app = _app(demo_warehouse, monkeypatch, "pages/inbox.py")
+    app = _app(demo_warehouse, monkeypatch, "screens/inbox.py")
     everything = _table(app, "kind", "reason", "line_no")
     app.selectbox(key="inbox_kind").set_value("warning").run()
     warnings = _table(app, "kind", "reason", "line_no")
@@ -404,7 +404,7 @@ def test_the_inbox_problem_filters(demo_warehouse, monkeypatch):
 
 
 def test_a_scenario_against_the_official_list(demo_warehouse, monkeypatch):
-    app = _app(demo_warehouse, monkeypatch, "pages/whatif.py")
+    app = _app(demo_warehouse, monkeypatch, "screens/whatif.py")
     _no_failure(app)
     assert app.selectbox(key="whatif_scenario").value == ("elo_italia", "k40")
     moved = _table(app, "official_rating", "scenario_rating", "difference")
