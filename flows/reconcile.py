@@ -10,9 +10,11 @@ player who differs gets one cause, the first of these that holds, with its evide
 - ``missing_tournament`` / ``extra_tournament``: the federation counts more (fewer) games to date
   than this list. Without the federation's tournaments the games are the evidence: games it
   rated that no tournament here gives, or a tournament rated here that it did not rate;
-- ``k_differs``: the published K is not the computed one (compared when the file gives one);
+- ``k_differs``: the published K is not the computed one (compared when the file gives one
+  and the list has one: draughts capitals have no K);
 - ``rounding``: the ratings are one point apart and games and K agree: the evidence is this
-  list's exact sum of variations, which rounds to its rating;
+  list's exact sum of variations, which rounds to its rating (a sum that is a whole number, a
+  FIDE rating or a list without variations in the period rounds nothing: ``unknown``);
 - ``entry_differs``: a player who entered (or re-entered) the list here, whose first rating the
   federation set otherwise: the evidence is the entry rating and its rule (``rating_basis``);
 - ``unknown``: the ratings differ and nothing above explains it;
@@ -249,7 +251,8 @@ def classify(
             f"({in_period} in the period): {-more} fewer there, so a tournament rated here it "
             f"did not rate (not yet, or not at all); {ratings}"
         )
-    if federation["k"] is not None and federation["k"] != mine["k"]:
+    # a list without K for him (draughts: capitals have none) has no K to differ from
+    if federation["k"] is not None and mine["k"] is not None and federation["k"] != mine["k"]:
         return "k_differs", (
             f"K {federation['k']} published, {_text(mine['k'])} computed (this list's K from "
             f"a rating of {_text(mine['frozen_rating'])} at the period start and "
@@ -258,10 +261,12 @@ def classify(
     if ours is None:
         return "unknown", f"{ratings}; games and K agree"
     if abs(theirs - ours) == 1:
-        return "rounding", (
-            f"one point apart: {ratings}; games to date ({to_date}) and K ({_text(mine['k'])}) "
-            f"agree; {_rounding(mine, sums)}"
-        )
+        evidence, rounds = _rounding(mine, sums)
+        agree = f"games to date ({to_date}) and K ({_text(mine['k'])}) agree"
+        if rounds:
+            return "rounding", f"one point apart: {ratings}; {agree}; {evidence}"
+        # no rounding of this list can give the point: nothing above explains it
+        return "unknown", f"one point apart: {ratings}; {agree}; {evidence}"
     if theirs != ours and is_entry(mine):
         change = mine["period_change"] or 0
         return "entry_differs", (
@@ -284,14 +289,21 @@ def classify(
     return None
 
 
-def _rounding(mine: dict[str, Any], sums: dict[str, Any] | None) -> str:
-    """The exact value this list rounded, from its variations (FSI: the sum in hundredths)."""
+def _rounding(mine: dict[str, Any], sums: dict[str, Any] | None) -> tuple[str, bool]:
+    """The exact value this list rounded, from its variations (FSI: the sum in hundredths), and
+    whether a rounding can be the point of difference: not where the list's rating is no
+    rounded sum (a FIDE rating, a list without variations in the period) or where the sum is
+    a whole number already (it rounds to itself in every mode)."""
     frozen, rating = mine["frozen_rating"], mine["rating"]
     if mine.get("rating_type") == "fide":
         # a FIDE-rated player's listed rating is his FIDE rating at the close (§1.5), no sum
-        return f"the list shows his FIDE rating at the close, {rating}, not a sum of variations"
+        return (
+            f"the list shows his FIDE rating at the close, {rating}, not a sum of variations: "
+            "compare the FIDE rating the federation used",
+            False,
+        )
     if sums is None or frozen is None:
-        return "no variation in the period: the point comes from an earlier list or the entry"
+        return "no variation in the period: no rounding of this list gives the point", False
     tournaments = counted(sums["tournaments"], "tournament")
     if sums["applied_hundredths"] is not None:
         total = Decimal(sums["applied_hundredths"]) / 100
@@ -300,14 +312,22 @@ def _rounding(mine: dict[str, Any], sums: dict[str, Any] | None) -> str:
         # rounding is its era's; a rating that is no such sum (FIDE, a re-entry) says so
         rounded = exact.quantize(Decimal(1), rounding=ROUND_HALF_UP)
         given = "rounded to" if rounded == rating else "and the list gives"
+        whole = exact == exact.to_integral_value()
         return (
             f"here {frozen} {'+' if total >= 0 else '-'} {abs(total):.2f} over {tournaments} = "
             f"{exact:.2f}, {given} {rating}"
+            + (": a whole number, which no rounding moves" if whole else ""),
+            not whole,
         )
-    # draughts: whole capital points, CF - CI per tournament
+    # draughts: whole capital points, CF - CI per tournament; the final capital is rounded
+    # once (RULES.md §3), and the list keeps it rounded: explain shows the value rounded
     reached = frozen + sums["applied_points"]
     listed = "" if reached == rating else f", and the list gives {rating}"
-    return f"here {frozen} {sums['applied_points']:+d} over {tournaments} = {reached}{listed}"
+    return (
+        f"here {frozen} {sums['applied_points']:+d} over {tournaments} = {reached}{listed}; "
+        "the capital before its rounding: graduatoria explain",
+        True,
+    )
 
 
 def _only_computed(mine: dict[str, Any]) -> str:

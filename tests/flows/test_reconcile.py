@@ -256,6 +256,8 @@ def test_a_draughts_list_reconciles_by_its_capitals(tmp_path):
     by_id = {row["player_id"]: row for row in rows}
     by_id["D001"]["rating"] = str(int(by_id["D001"]["rating"]) + 1)
     by_id["D002"]["games"] = str(int(by_id["D002"]["games"]) + 2)
+    # a K the federation's file gives for a capital is no difference: capitals have none
+    by_id["D003"]["k"] = "20"
     rows.append({"player_id": "D004", "rating": "1800", "games": "4", "k": "", "category": "CM"})
     reconcile_flow(str(_write(rows, tmp_path / "fid.csv")), "rubele_italiana", july, warehouse)
     with Warehouse(warehouse).reader() as con:
@@ -283,8 +285,43 @@ def test_the_rounding_evidence_of_a_fide_rated_player_says_his_rating_is_fide() 
 
     # a FIDE-rated player's listed rating is his FIDE rating at the close: "2233 + 0.00 =
     # 2233.00, and the list gives 2209" would send the analyst looking for a missing sum
-    evidence = _rounding({"rating_type": "fide", "frozen_rating": 2233, "rating": 2209}, None)
-    assert evidence == "the list shows his FIDE rating at the close, 2209, not a sum of variations"
+    evidence, rounds = _rounding(
+        {"rating_type": "fide", "frozen_rating": 2233, "rating": 2209}, None
+    )
+    assert evidence == (
+        "the list shows his FIDE rating at the close, 2209, not a sum of variations: compare "
+        "the FIDE rating the federation used"
+    )
+    assert not rounds
+
+
+def _one_point_apart(**mine: object) -> tuple[str, str] | None:
+    from flows.reconcile import classify
+
+    computed = {
+        "rating": 1501, "total_games": 40, "games": 9, "k": 20, "frozen_rating": 1490,
+        "rating_type": "elo_italia", "rating_basis": "list", "period_change": 11,
+        "category": "3N", **mine,
+    }  # fmt: skip
+    published = {"rating": 1500, "games": 40, "k": 20, "category": "3N"}
+    sums = {"tournaments": 2, "applied_hundredths": 1050, "applied_points": None}
+    if mine.get("rating_type") == "fide" or mine.get("no_sums"):
+        sums = None
+    if mine.get("whole"):
+        sums = {"tournaments": 2, "applied_hundredths": 1100, "applied_points": None}
+    return classify(computed, published, sums, {}, date(2019, 4, 1))
+
+
+def test_a_point_apart_is_a_rounding_only_where_a_rounding_can_give_it() -> None:
+    # 1490 + 10.50 = 1500.50: rounded to 1501 here, 1500 there (another rounding): a rounding
+    assert _one_point_apart()[0] == "rounding"
+    # 1490 + 11.00 = 1501.00 rounds to itself in every mode; a FIDE rating, or a list without
+    # variations in the period, is no rounded sum: nothing above explains the point
+    whole = _one_point_apart(whole=True)
+    assert whole[0] == "unknown"
+    assert "= 1501.00, rounded to 1501: a whole number, which no rounding moves" in whole[1]
+    assert _one_point_apart(rating_type="fide")[0] == "unknown"
+    assert _one_point_apart(no_sums=True)[0] == "unknown"
 
 
 def test_a_published_file_separated_by_semicolons_is_refused_saying_so(warehouse, tmp_path):
