@@ -141,10 +141,12 @@ def rubele_report(
     lines = [
         f"# {context.system} list of {context.list_date}",
         "",
+        # every tournament of the window once: applied, quarantined, or set aside
         f"- tournaments received after {context.after} up to {context.up_to}: "
-        f"{facts.tournaments.height}, applied in order of "
-        f"{', '.join(rulebook.tournament_order).replace('_', ' ')}; quarantined (not "
-        f"applied): {quarantined.height}; set aside by the list: {set_aside.height}",
+        f"{facts.tournaments.height + quarantined.height}: applied "
+        f"{facts.tournaments.height - set_aside.height} (in order of "
+        f"{', '.join(rulebook.tournament_order).replace('_', ' ')}), quarantined "
+        f"{quarantined.height}, set aside by the list {set_aside.height}",
         f"- previous list: {context.previous_date or 'none (everyone enters as a debutant)'}",
         f"- rules: rulebook {context.rulebook.source} sha256 {context.rulebook.content_hash[:12]}",
         f"- players on the list: {rows.height}; with counted games: {moved.height}; in the "

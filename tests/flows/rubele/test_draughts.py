@@ -150,7 +150,10 @@ def test_a_draughts_season_from_files_to_lists(tmp_path):
     # DI-3 has no receipt date, so no list's window holds it
     di2_reason = next(reason for tid, _, reason in reasons if tid == "DI-2")
     assert excluded == [("rubele_italiana", date(2019, 7, 1), "DI-2", di2_reason)]
-    assert "quarantined (not applied): 1" in report
+    assert (
+        ": 2: applied 1 (in order of end date, start date, tournament id), quarantined 1, "
+        in report
+    )
     assert f"- DI-2 (di2.csv): {di2_reason}" in report
     assert italiana == [
         ("D001", 1575, 1500, "debutant", 2, "NC", True, True),
@@ -509,7 +512,13 @@ def test_the_rulebook_decides_which_games_and_validities_count_in_a_list(tmp_pat
     assert [tid for tid, _ in excluded] == ["DI-1", "DI-2"]
     assert excluded[0][1].startswith("validity 75 % is not a validity of the rulebook's era")
     assert italiana == [(0,)]  # nobody played a tournament the list applied
-    assert "set aside by the list: 1" in report and f"- DI-1: {excluded[0][1]}" in report
+    # every tournament of the window counted once: DI-2 quarantined (a 3 on the FID scale),
+    # DI-1 set aside (DI-3, without a receipt date, is in no window)
+    assert (
+        "up to 2019-06-30: 2: applied 0 (in order of end date, start date, tournament id), "
+        "quarantined 1, set aside by the list 1\n" in report
+    )
+    assert f"- DI-1: {excluded[0][1]}" in report
     assert d002 == [(974, 1)]
 
 
