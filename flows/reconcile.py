@@ -262,7 +262,9 @@ def classify(
         return "unknown", f"{ratings}; games and K agree"
     if abs(theirs - ours) == 1:
         evidence, rounds = _rounding(mine, sums)
-        agree = f"games to date ({to_date}) and K ({_text(mine['k'])}) agree"
+        # a draughts capital has no K to agree on
+        k = "" if mine["k"] is None else f" and K ({mine['k']})"
+        agree = f"games to date ({to_date}){k} agree"
         if rounds:
             return "rounding", f"one point apart: {ratings}; {agree}; {evidence}"
         # no rounding of this list can give the point: nothing above explains it
@@ -275,11 +277,15 @@ def classify(
             f"with the same change the federation's entry rating was about {theirs - change}"
         )
     if theirs != ours:
+        agreeing = [
+            f"games to date ({to_date})",
+            *([] if mine["k"] is None else [f"K ({mine['k']})"]),
+            f"the rating's basis ({mine['rating_basis']}, from "
+            f"{_text(mine['frozen_rating'])} at the period start)",
+        ]
         return "unknown", (
-            f"{ratings}; games to date ({to_date}), K ({_text(mine['k'])}) and the rating's "
-            f"basis ({mine['rating_basis']}, from {_text(mine['frozen_rating'])} at the period "
-            f"start) agree: compare the player's {in_period} games of the period (view "
-            "variation)"
+            f"{ratings}; {', '.join(agreeing[:-1])} and {agreeing[-1]} agree: compare the "
+            f"player's {in_period} games of the period (view variation)"
         )
     if federation["category"] is not None and federation["category"] != mine["category"]:
         return "category_differs", (

@@ -80,13 +80,14 @@ def rating_history(history: pl.DataFrame) -> alt.LayerChart:
     return alt.layer(recalculated, line, changed).properties(height=320)
 
 
-def rating_distribution(entries: pl.DataFrame) -> alt.Chart:
-    """How many players of the rows shown have each rating (bins of 50 points)."""
+def rating_distribution(entries: pl.DataFrame, title: str = "rating") -> alt.Chart:
+    """How many players of the rows shown have each rating (bins of 50 points); ``title``
+    names it (a draughts list's capital)."""
     return (
         alt.Chart(_floats(entries.select("rating").drop_nulls()))
         .mark_bar()
         .encode(
-            x=alt.X("rating:Q", bin=alt.Bin(step=50), title="rating"),
+            x=alt.X("rating:Q", bin=alt.Bin(step=50), title=title),
             y=alt.Y("count():Q", title="players"),
             tooltip=[alt.Tooltip("count():Q", title="players")],
         )

@@ -547,3 +547,26 @@ def test_every_option_of_the_verb_has_help():
     assert command[command.index("--server.port") + 1] == "8600"
     assert command[command.index("--server.headless") + 1] == "true"
     assert command[-3:] == ["--", "--warehouse", "/data/w.duckdb"]
+
+
+def test_a_draughts_list_speaks_of_capitals_and_s_not_of_ratings_and_k(demo_warehouse, monkeypatch):
+    # a draughts list has capitals and no K; its variations multiply by S (by category)
+    app = _app(demo_warehouse, monkeypatch)
+    app.selectbox(key="lists_system").set_value("rubele_italiana").run()
+    _no_failure(app)
+    labels = [metric.label for metric in app.metric]
+    assert "Median capital" in labels and "Median rating" not in labels
+    assert "k" not in _table(app, "player_id", "rating").columns
+    app.selectbox(key="lists_system").set_value("elo_italia").run()
+    assert "Median rating" in [metric.label for metric in app.metric]
+    assert "k" in _table(app, "player_id", "rating").columns
+    (player_id,) = _facts(
+        demo_warehouse,
+        "SELECT player_id FROM variation WHERE system = 'rubele_italiana' "
+        "ORDER BY list_date DESC, player_id LIMIT 1",
+    )[0]
+    app = _app(demo_warehouse, monkeypatch, "screens/player.py", player=player_id)
+    _no_failure(app)
+    assert [item.value for item in app.subheader][0] == "Capital history"
+    tournaments = _table(app, "tournament_id", "applied_variation")
+    assert "S" in tournaments.columns and "k" not in tournaments.columns

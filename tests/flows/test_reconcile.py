@@ -273,6 +273,7 @@ def test_a_draughts_list_reconciles_by_its_capitals(tmp_path):
         "D004": "only_published",
     }
     assert "over 1 tournament =" in found["D001"][1]
+    assert "games to date (2) agree" in found["D001"][1]  # no "K (none)": capitals have none
     assert "in the registry in force on 2019-07-01 as Neri, Paolo" in found["D004"][1]
     txt = tmp_path / "list.txt"
     export_list(warehouse, "rubele_italiana", july, "txt", str(txt))

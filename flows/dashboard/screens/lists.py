@@ -17,6 +17,7 @@ from flows.dashboard.widgets import (
     reading_errors,
     table,
 )
+from schemas.vocabulary import CHESS_SYSTEMS, rating_word
 
 ACTIVITY = {filters.ANY: "any", filters.YES: "active", filters.NO: "inactive"}
 MEMBERSHIP = {filters.ANY: "any", filters.YES: "members", filters.NO: "not members"}
@@ -57,6 +58,7 @@ def main() -> None:
         pl.col("birth_date").dt.year().alias("birth_year")
     )
 
+    word = rating_word(choice.system)
     chosen = _filters(entries)
     shown = filters.filter_entries(entries, chosen)
     counts = st.columns(5)
@@ -64,7 +66,7 @@ def main() -> None:
     counts[1].metric("Active", f"{shown.get_column('is_active').sum():,}")
     counts[2].metric("Members", f"{shown.get_column('is_member').sum():,}")
     median = shown.get_column("rating").median()
-    counts[3].metric("Median rating", "—" if median is None else f"{median:.0f}")
+    counts[3].metric(f"Median {word}", "—" if median is None else f"{median:.0f}")
     games = _games_counted(choice, shown)
     counts[4].metric(
         "Games in the period",
@@ -77,21 +79,30 @@ def main() -> None:
         ["List", "Movers", "Newcomers", "Promotions", "Distribution"]
     )
     with tab_list:
-        rows = shown.select([name for name in LIST_COLUMNS if name in shown.columns])
+        # a draughts list has capitals and no K (its variations' S is the player's page's)
+        kept = [name for name in LIST_COLUMNS if name in shown.columns]
+        if choice.system not in CHESS_SYSTEMS:
+            kept.remove("k")
         st.caption("Select a row to open the player.")
         linked_table(
-            rows,
+            shown.select(kept),
             key="lists_table",
             column="player_id",
             page=PLAYER_PAGE,
             parameter="player",
-            config=LIST_COLUMNS,
+            config={
+                **LIST_COLUMNS,
+                "rating": st.column_config.NumberColumn(word),
+                "rating_basis": st.column_config.TextColumn(
+                    "basis", help=f"what the {word} rests on"
+                ),
+            },
             height=560,
         )
     with tab_movers:
         gains, losses = filters.movers(shown)
         if gains.is_empty() and losses.is_empty():
-            st.info("No rating changed at this list among the players shown.")
+            st.info(f"No {word} changed at this list among the players shown.")
         else:
             left, right = st.columns(2)
             left.subheader("Largest gains")
@@ -108,13 +119,14 @@ def main() -> None:
             table(arrived, key="lists_newcomers")
     with tab_promoted:
         promoted = filters.promotions(shown)
+        letters = "; a letter reached, or become definitive" if choice.system == "elo_rapid" else ""
         st.caption(
             f"{promoted.height:,} players whose category changed at this list (categories are "
-            "never lowered; Elo Rapid: a letter reached, or become definitive)."
+            f"never lowered{letters})."
         )
         table(promoted, key="lists_promotions")
     with tab_spread:
-        st.altair_chart(charts.rating_distribution(shown), width="stretch")
+        st.altair_chart(charts.rating_distribution(shown, word), width="stretch")
 
 
 def _games_counted(choice: ListChoice, shown: pl.DataFrame) -> int | None:

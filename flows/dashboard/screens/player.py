@@ -20,6 +20,7 @@ from flows.dashboard.widgets import (
     reading_errors,
     table,
 )
+from schemas.vocabulary import CHESS_SYSTEMS, coefficient_word, rating_word
 
 # the view of the per-game calculation (`graduatoria explain`, issue 32 item 2)
 GAME_VIEW = "game_calculation"
@@ -66,7 +67,8 @@ def main() -> None:
     st.caption(f"Rated in {facts['systems']}; on the lists up to {facts['last_list_date']}.")
     _latest(in_force)
 
-    st.subheader("Rating history")
+    words = sorted({rating_word(system) for system in history.get_column("system").unique()})
+    st.subheader(f"{' and '.join(words).capitalize()} history")
     st.altair_chart(charts.rating_history(history), width="stretch")
     superseded = charts.superseded_ratings(history)
     if superseded.height:
@@ -118,9 +120,12 @@ def main() -> None:
         format_func=lambda pair: f"{reads.system_label(pair[0])}, list of {pair[1]}",
         key="player_period",
     )
-    of_period = variations.filter(
-        (pl.col("system") == system) & (pl.col("list_date") == list_date)
-    ).drop("system", "list_date")
+    of_period = (
+        variations.filter((pl.col("system") == system) & (pl.col("list_date") == list_date))
+        .drop("system", "list_date")
+        # a draughts variation's coefficient is S (by category), not K
+        .rename({"k": coefficient_word(system)}, strict=False)
+    )
     st.caption("The tournaments of the period; select one to open it.")
     linked_table(
         of_period,
@@ -145,8 +150,9 @@ def _latest(in_force: pl.DataFrame) -> None:
             f"{reads.system_label(row['system'])}, {row['list_date']}",
             row["rating"],
             delta=None if change in (None, 0) else int(change),
-            help=f"category {row['category'] or '—'}; K {row['k'] or '—'}; "
-            f"{row['total_games']} games counted in all",
+            help=f"category {row['category'] or '—'}; "
+            + (f"K {row['k'] or '—'}; " if row["system"] in CHESS_SYSTEMS else "")
+            + f"{row['total_games']} games counted in all",
         )
 
 
