@@ -19,7 +19,7 @@ from schemas.problems import empty_problems, problem, problems_frame
 from schemas.validation import validate
 from transforms.inputs.draughts_csv import TOURNAMENTS_FILE
 from transforms.inputs.manifest import MANIFEST_FIELDS, parse_arbiter_ratings, type_manifest
-from transforms.inputs.tabular import csv_line_fault, refused_file, with_line_numbers
+from transforms.inputs.tabular import csv_line_fault, refused_file
 
 MANIFEST_NAME = "manifest.csv"
 # the files that list a delivery's files: a chess manifest, a draughts tournaments file
@@ -153,7 +153,11 @@ def csv_text(
         header, ragged = _ragged_records(text)
     except _UnsplitLine as unsplit:
         return _refused_at(file, text, unsplit)
-    if not header or not ragged:
+    if header and not ragged:
+        # every line splits, none too long: the csv module reads what Polars' reader did not
+        records = [(first, values) for first, _, values in _csv_records(text) if values]
+        return CsvInput(file, _rows_of_records(header, records[1:]), empty_problems())
+    if not header:
         return CsvInput(file, pl.DataFrame(), problems_frame([problem(unreadable)]))
     # a line of commas only (a spreadsheet's leftover row, wider than the header) holds
     # nothing: left out like a blank line, not rejected
@@ -220,7 +224,40 @@ def csv_text(
 def _numbered_rows(text: str) -> pl.DataFrame:
     """The rows of a CSV text, every value a string, numbered by the line each starts on."""
     raw = pl.read_csv(io.StringIO(text), infer_schema=False)
-    # the nameless columns of a header with trailing commas, when nothing is written under them
+    line_no = pl.int_range(2, raw.height + 2, dtype=pl.Int32, eager=True)
+    physical_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if raw.height + 1 < physical_lines:
+        # a quoted value spans lines (a name with a line break): number each row by the line
+        # it starts on, as an editor shows it, not by its place among the rows
+        line_no = pl.Series(_record_start_lines(text)[1 : raw.height + 1], dtype=pl.Int32)
+    return _kept_rows(raw, line_no)
+
+
+def _rows_of_records(header: list[str], records: list[tuple[int, list[str]]]) -> pl.DataFrame:
+    """The rows of a CSV as the csv module split them ((first line, values) of each record
+    after the header, none with more values than the header names; a shorter one is null
+    where it stops), as :func:`_numbered_rows` gives them. For a file Polars' reader refuses
+    though every line splits: a quote inside a value written without quotes (``90'+30"``,
+    as a TRF writes a time control), which the csv module reads as a character of it."""
+    seen: dict[str, int] = {}
+    columns = {}
+    for index, name in enumerate(header):
+        repeats = seen.get(name, 0)
+        seen[name] = repeats + 1
+        # a name written again, named as Polars' reader names it
+        named = name if repeats == 0 else f"{name}_duplicated_{repeats - 1}"
+        columns[named] = pl.Series(
+            [values[index] if index < len(values) else None for _, values in records],
+            dtype=pl.String,
+        )
+    line_no = pl.Series([first for first, _ in records], dtype=pl.Int32)
+    return _kept_rows(pl.DataFrame(columns), line_no)
+
+
+def _kept_rows(raw: pl.DataFrame, line_no: pl.Series) -> pl.DataFrame:
+    """The rows of a CSV under the names the typing steps read, numbered by ``line_no`` (the
+    first column), without the nameless columns nothing is written under and the lines with
+    no value."""
     unnamed = [
         name
         for name in raw.columns
@@ -239,13 +276,7 @@ def _numbered_rows(text: str) -> pl.DataFrame:
     # one chunk per column: the reader's columns come in several chunks and the line numbers in
     # one, and Polars 2.1 panics on such a frame in a window, filter and format
     # (tests/flows/test_inputs.py shows the case)
-    rows = with_line_numbers(raw)
-    physical_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
-    if raw.height + 1 < physical_lines:
-        # a quoted value spans lines (a name with a line break): number each row by the line
-        # it starts on, as an editor shows it, not by its place among the rows
-        starts = _record_start_lines(text)
-        rows = rows.with_columns(pl.Series("line_no", starts[1 : raw.height + 1], pl.Int32))
+    rows = raw.insert_column(0, line_no.alias("line_no"))
     return rows.filter(filled).rechunk()
 
 

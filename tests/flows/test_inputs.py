@@ -237,3 +237,26 @@ def test_a_line_rejected_in_a_file_whose_first_column_is_line_no_keeps_its_line(
     read = read_csv_text(path)
     assert read.rejected_lines.get_column("line_no").to_list() == [3]
     assert read.rejected_keys.rows(named=True) == [{"line_no": 3, "line_no_duplicated_0": "2"}]
+
+
+def test_a_quote_inside_a_value_written_without_quotes_is_part_of_it(tmp_path):
+    # a manifest's time control written as a TRF writes it (docs/INPUTS.md): Polars' reader
+    # refused the whole delivery ("CSV malformed"); the csv module reads the quote as a
+    # character of the value, as a spreadsheet does
+    path = tmp_path / "manifest.csv"
+    path.write_text(
+        "tournament_id,file,time_control,note\n"
+        "T-1,a.trf,90'+30\",first\n"
+        "\n"
+        'T-2,b.trf,"60\'+30""",second\n'
+        "T-3,c.trf,25'\n",
+        encoding="utf-8",
+    )
+    read = read_csv_text(path)
+    assert read.problems.height == 0
+    assert read.rows.rows() == [
+        (2, "T-1", "a.trf", "90'+30\"", "first"),
+        (4, "T-2", "b.trf", "60'+30\"", "second"),
+        (5, "T-3", "c.trf", "25'", None),
+    ]
+    assert read.rows.columns == ["line_no", "tournament_id", "file", "time_control", "note"]
