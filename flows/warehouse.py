@@ -141,8 +141,8 @@ class Warehouse:
             # Writers queue behind each other; readers never take this lock.
             _lock_writers(lock, self.path)
             # whoever left these is dead or finished: every writer holds the lock
-            _remove_leftover_staging(self.path)
-            standby = Standby(self.path)
+            stopped = _remove_leftover_staging(self.path)
+            standby = Standby(self.path, after_a_stopped_run=stopped)
             # this run's own file (the standby, taken, or a copy): a second writer let in by a
             # lock file deleted under this one writes in a file of its own
             staging = self.path.with_name(f".{self.path.name}.staging-{os.getpid()}")
@@ -496,12 +496,15 @@ def _lock_writers(lock: IO[str], path: Path) -> None:
     fcntl.flock(lock, fcntl.LOCK_EX)
 
 
-def _remove_leftover_staging(path: Path) -> None:
-    """Remove the staging copies (and their WALs) of runs that were killed or lost power.
+def _remove_leftover_staging(path: Path) -> bool:
+    """Remove the staging copies (and their WALs) of runs that were killed or lost power;
+    whether there were any.
 
     Called under the writer lock, so no living run owns any of them."""
-    for leftover in _leftover_staging(path):
+    leftovers = _leftover_staging(path)
+    for leftover in leftovers:
         leftover.unlink(missing_ok=True)
+    return bool(leftovers)
 
 
 def _leftover_staging(path: Path) -> list[Path]:
@@ -727,8 +730,11 @@ class Standby:
     copies the live file. A run that stops half-way drops it, like the copy before it.
     """
 
-    def __init__(self, live_path: Path) -> None:
+    def __init__(self, live_path: Path, after_a_stopped_run: bool = False) -> None:
         self.live_path = live_path
+        # the run writing now removed what a run that stopped half-way left (maybe the
+        # standby it had taken): why the standby is missing, where it is
+        self.after_a_stopped_run = after_a_stopped_run
         self.path = live_path.with_name(f".{live_path.name}.standby")
         self.record_path = live_path.with_name(f".{live_path.name}.standby.json")
         # why the last :meth:`take_up_to_date` returned None (the run copies the live file)
@@ -814,14 +820,20 @@ class Standby:
         except (OSError, ValueError):
             # the first write to a warehouse copies it (the standby is made by that swap), and
             # a run that failed after taking the standby dropped it, or was killed with it
+            if self.after_a_stopped_run:
+                return (
+                    "there is no standby beside it: a run that stopped half-way (killed, or "
+                    "the machine down) had taken it; what it left was removed"
+                )
             if _leftover_staging(self.live_path):
                 return (
                     "there is no standby beside it: a run that stopped half-way (killed, or "
                     "the machine down) had taken it, and the next run removes what it left"
                 )
             return (
-                "there is no standby beside it (a warehouse's first write leaves one, and a run "
-                "that fails drops the one it took)"
+                "there is no standby beside it (the file a run's swap replaces becomes the "
+                "standby: a new warehouse has one from its second write on, and a run that "
+                "fails drops the one it took)"
             )
         if (
             not isinstance(record, dict)

@@ -178,8 +178,9 @@ def test_a_connection_of_this_process_on_the_previous_generation_makes_the_run_c
     _run(warehouse, ["problem"], 1)
     # the second write copies (the first left no standby), and says so
     assert re.fullmatch(
-        r"writing in a copy of w\.duckdb \(\d+ MB\): there is no standby beside it \(a "
-        r"warehouse's first write leaves one, and a run that fails drops the one it took\)\n",
+        r"writing in a copy of w\.duckdb \(\d+ MB\): there is no standby beside it \(the file "
+        r"a run's swap replaces becomes the standby: a new warehouse has one from its second "
+        r"write on, and a run that fails drops the one it took\)\n",
         capsys.readouterr().out,
     )
     with warehouse.reader() as reader:
@@ -244,7 +245,7 @@ def test_status_says_where_the_next_run_writes(tmp_path):
     assert "changed since the last run's swap" in status_text(str(warehouse.path))
 
 
-def test_status_says_a_killed_run_took_the_standby(tmp_path):
+def test_status_says_a_killed_run_took_the_standby(tmp_path, capsys):
     from flows.status import status_text
 
     warehouse = Warehouse(tmp_path / "w.duckdb")
@@ -263,8 +264,14 @@ def test_status_says_a_killed_run_took_the_standby(tmp_path):
     assert "a run that stopped half-way (killed, or the machine down) had taken it" in (
         status_text(str(warehouse.path))
     )
+    capsys.readouterr()
     _run(warehouse, ["problem"], 2)
     assert not taken.exists()
+    # and the run that copies says so too, not that warehouses get a standby at a first write
+    assert (
+        "there is no standby beside it: a run that stopped half-way (killed, or the machine "
+        "down) had taken it; what it left was removed" in capsys.readouterr().out
+    )
     assert "the next run writes in the standby" in status_text(str(warehouse.path))
 
 
