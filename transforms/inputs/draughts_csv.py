@@ -19,7 +19,7 @@ import polars as pl
 
 from schemas.draughts import DRAUGHTS_VARIANTS
 from schemas.problems import PROBLEM_SCHEMA, problem_rows
-from transforms.inputs.tabular import FieldSpec, type_columns
+from transforms.inputs.tabular import FieldSpec, type_columns, with_receipt_reason
 
 TOURNAMENTS_FILE = "tournaments.csv"
 FID_PLAYER_FIELDS = [
@@ -104,7 +104,7 @@ def type_draughts_tournaments(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataF
     typed, problems = _typed(raw, DRAUGHTS_TOURNAMENT_FIELDS)
     return typed.with_columns(
         pl.col("variant").str.to_lowercase(), pl.col("points_scale").str.to_lowercase()
-    ), problems
+    ), with_receipt_reason(problems, raw, TOURNAMENTS_FILE)
 
 
 def type_draughts_games(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -16,7 +16,7 @@ import polars as pl
 
 from schemas.inputs import RATING_RANGE
 from schemas.problems import PROBLEM_SCHEMA
-from transforms.inputs.tabular import FieldSpec, type_columns
+from transforms.inputs.tabular import FieldSpec, type_columns, with_receipt_reason
 
 MANIFEST_FIELDS = [
     FieldSpec("tournament_id", "text", required=True),
@@ -35,21 +35,11 @@ ARBITER_RATING_SCHEMA: dict[str, pl.DataType] = {
     "arbiter_rating": pl.Int32(),
 }
 
-_RECEIPT_REASON = (
-    "received_on is required and is empty: the date of receipt decides the rating period "
-    "and is never guessed; add it to the manifest and deliver again"
-)
-
 
 def type_manifest(raw: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Type a manifest read as text (with ``line_no``); returns typed rows and cell problems."""
     typed, problems = type_columns(raw, MANIFEST_FIELDS)
-    problems = problems.with_columns(
-        pl.when((pl.col("field") == "received_on") & (pl.col("value") == ""))
-        .then(pl.lit(_RECEIPT_REASON))
-        .otherwise(pl.col("reason"))
-        .alias("reason")
-    )
+    problems = with_receipt_reason(problems, raw, "manifest")
     typed = typed.select(
         "line_no",
         *[spec.name for spec in MANIFEST_FIELDS],

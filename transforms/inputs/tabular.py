@@ -236,3 +236,30 @@ def csv_line_fault(error: csv.Error) -> str:
             "which takes in the lines after it; close the quotes"
         )
     return f"cannot be read as CSV ({error})"
+
+
+def with_receipt_reason(problems: pl.DataFrame, raw: pl.DataFrame, listing: str) -> pl.DataFrame:
+    """An empty ``received_on`` of a delivery's ``listing`` (its manifest, a draughts
+    tournaments.csv) rejected with why it matters, what to do, and the tournament of its row
+    (``raw``: the listing as read, with ``line_no``)."""
+    empty = (pl.col("field") == "received_on") & (pl.col("value") == "")
+    if "tournament_id" not in raw.columns or not problems.filter(empty).height:
+        return problems
+    ids = raw.select(
+        pl.col("line_no").cast(pl.Int32),
+        pl.col("tournament_id").str.strip_chars().replace("", None).alias("_tournament"),
+    )
+    named = pl.when(pl.col("_tournament").is_not_null()).then(
+        pl.format(" (tournament {})", pl.col("_tournament"))
+    )
+    reason = pl.format(
+        "received_on is required and is empty{}: the date of receipt decides the rating period "
+        "and is never guessed; add it to the {} and deliver again",
+        named.fill_null(""),
+        pl.lit(listing),
+    )
+    return (
+        problems.join(ids, on="line_no", how="left", maintain_order="left")
+        .with_columns(pl.when(empty).then(reason).otherwise(pl.col("reason")).alias("reason"))
+        .drop("_tournament")
+    )

@@ -1102,7 +1102,11 @@ def test_an_ingest_names_its_quarantined_tournaments_and_warns_of_a_rated_one(tm
     _ingested(tmp_path)
     first = capsys.readouterr().out
     assert "## Quarantined tournaments (not rated until delivered again)" in first
-    assert "\n- DI-3: received_on is required and is empty" in first
+    assert (
+        "\n- DI-3: received_on is required and is empty (tournament DI-3): the date of receipt "
+        "decides the rating period and is never guessed; add it to the tournaments.csv and "
+        "deliver again\n" in first
+    )
     warehouse = str(tmp_path / "w.duckdb")
     rubele_quarterly_flow("rubele_italiana", date(2019, 7, 1), warehouse)
     games_file = tmp_path / "inbox" / "2019-05" / "di1.csv"

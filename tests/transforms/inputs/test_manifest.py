@@ -39,7 +39,10 @@ def test_missing_receipt_date_is_rejected_with_a_plain_reason():
     found = problems.row(0, named=True)
     assert found["line_no"] == 3
     assert found["field"] == "received_on"
-    assert "never guessed" in found["reason"]
+    assert found["reason"] == (
+        "received_on is required and is empty (tournament X): the date of receipt decides the "
+        "rating period and is never guessed; add it to the manifest and deliver again"
+    )
     assert validate(ManifestRow, typed).problems.filter(pl.col("field") == "received_on").height
 
 
