@@ -15,6 +15,7 @@ import polars as pl
 from flows.console import counted
 from flows.publishing.arguments import OFFICIAL
 from flows.warehouse import execute, query_frame, read_sql
+from schemas.vocabulary import ALL_SYSTEMS
 from transforms.lists.notes import first_named
 from transforms.lists.periods import is_list_date, receipt_window
 
@@ -133,14 +134,26 @@ def _inputs_changed_since(
     written_at: datetime,
 ) -> str:
     """What the status can name of the inputs a stale list gained: the tournaments with a new
-    version (those it knew whose new version is quarantined apart), the merges of their
-    players and the registry snapshots loaded since it was written ("" when none: the list
-    another system's newcomers read changed, say)."""
-    _, up_to = receipt_window(rulebook.era_at(list_date).calendar, list_date)
-    tournaments, quarantined, new_tournaments, merges, snapshots = execute(
+    version (those it knew whose new version is quarantined, or of another system, apart), the
+    merges of their players, the registry snapshots loaded since it was written, and a new
+    revision of another system's list it reads (Elo Rapid's newcomers enter with their Elo
+    Italia rating); "" when none of these."""
+    era = rulebook.era_at(list_date)
+    _, up_to = receipt_window(era.calendar, list_date)
+    # the other systems' lists it reads: a newcomer's entry from another list (Elo Rapid's)
+    read_systems = [
+        source for source in getattr(era, "entry_precedence", ()) if source in ALL_SYSTEMS
+    ]
+    tournaments, quarantined, moved, new_tournaments, merges, snapshots, read_lists = execute(
         con,
         read_sql("queries/lists/inputs_changed_since.sql"),
-        {"system": system, "written_at": written_at, "up_to": up_to, "list_date": list_date},
+        {
+            "system": system,
+            "written_at": written_at,
+            "up_to": up_to,
+            "list_date": list_date,
+            "read_systems": read_systems,
+        },
     )[0]
     named = [
         f"{what} {first_named(ids, NAMED_CHANGES)}"
@@ -148,6 +161,7 @@ def _inputs_changed_since(
             ("new versions of", tournaments),
             # a rated tournament whose new version cannot be rated: the replay drops it
             ("now quarantined (a replay takes it out until it is delivered again):", quarantined),
+            ("moved to another system:", moved),
             ("new tournaments", new_tournaments),
         )
         if ids
@@ -157,4 +171,8 @@ def _inputs_changed_since(
     if snapshots:
         dates = ", ".join(str(day) for day in snapshots)
         named.append(f"the registry snapshot{'s' if len(snapshots) > 1 else ''} of {dates} loaded")
+    if read_lists:
+        lists = first_named(sorted(read_lists), NAMED_CHANGES)
+        plural = "s" if len(read_lists) > 1 else ""
+        named.append(f"a new revision of the list{plural} it reads: {lists}")
     return f": {', '.join(named)}" if named else ""

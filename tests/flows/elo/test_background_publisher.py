@@ -6,6 +6,7 @@ from datetime import date
 from types import SimpleNamespace
 
 import duckdb
+import polars as pl
 import pytest
 
 import flows.elo.recalculate as recalculate
@@ -32,6 +33,7 @@ def _publisher(
     monkeypatch.setattr(recalculate, "publish_list", lambda closed: closed)
     monkeypatch.setattr(recalculate, "list_report", lambda context, facts, published: "")
     monkeypatch.setattr(recalculate, "diff_against", lambda *args: None)
+    monkeypatch.setattr(recalculate, "newly_left_out", lambda *args: [])
     monkeypatch.setattr(recalculate, "say", lambda message: None)
     return recalculate.BackgroundPublisher(
         duckdb.connect(), run=None, scenario="official", in_force={}, total=4
@@ -40,7 +42,7 @@ def _publisher(
 
 DATES = [date(2019, 1, 1), date(2019, 4, 1), date(2019, 7, 1), date(2019, 10, 1)]
 # a closed list as the publisher reads it (publishing and the report are stubbed out)
-CLOSED = SimpleNamespace(facts=None)
+CLOSED = SimpleNamespace(facts=None, rows=pl.DataFrame({"in_ranking": [True]}))
 
 
 def test_lists_are_finished_in_order_with_the_revision_written_before(monkeypatch):

@@ -1,6 +1,7 @@
 """Elo Rapid end to end: validity at ingest, rapid lists with letters, idempotent replays."""
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,51 @@ def test_a_replay_from_the_first_list_date_goes_on_past_an_empty_first_list(tmp_
         "WARNING: nobody is in the national ranking of this list (0 players, none both active "
         "and a member): is the registry loaded, with its memberships?"
     )
+
+
+def test_a_stale_rapid_list_names_the_tournament_moved_away_and_the_list_it_reads(
+    season_warehouse, tmp_path
+):
+    # two causes "its inputs changed" named nothing of: a rapid tournament delivered again as
+    # an Elo Italia one, and a new revision of the Elo Italia list its newcomers enter with
+    from flows.elo.ingest import ingest_flow
+    from flows.elo.recalculate import recalculate_flow
+    from flows.status import stale_of
+    from tests.flows.helpers import deliver_a_corrected_tournament, write_manifest
+
+    warehouse = str(season_warehouse(2019))
+    recalculate_flow("elo_italia", warehouse, FIRST, FIRST)
+    recalculate_flow("elo_rapid", warehouse, FIRST, FIRST)
+    with Warehouse(warehouse).reader() as con:
+        tournament_id, file_name, received, content = con.execute(
+            "SELECT t.tournament_id, t.file_name, t.received_on, f.content FROM tournament t "
+            "JOIN raw_file f ON f.sha256 = t.file_sha256 WHERE t.status = 'accepted' "
+            "AND t.system = 'elo_rapid' AND t.tournament_id IN (SELECT tournament_id FROM "
+            "variation WHERE system = 'elo_rapid' AND list_date = ?) "
+            "ORDER BY t.tournament_id LIMIT 1",
+            [FIRST],
+        ).fetchone()
+    delivery = tmp_path / "inbox" / "2019-05"
+    delivery.mkdir(parents=True)
+    (delivery / file_name).write_bytes(content)
+    write_manifest(
+        delivery,
+        [{"tournament_id": tournament_id, "file": file_name, "system": "elo_italia",
+          "received_on": str(received)}],
+    )  # fmt: skip
+    ingest_flow(str(tmp_path / "inbox"), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        stale = {item.list_date: item.reason for item in stale_of(con, "elo_rapid")}
+    assert f"moved to another system: {tournament_id} to elo_italia" in stale[FIRST]
+
+    july = date(2019, 7, 1)
+    recalculate_flow("elo_italia", warehouse, FIRST, july)
+    recalculate_flow("elo_rapid", warehouse, FIRST, july)  # current again
+    # a corrected Elo Italia tournament received in the April list's window: a new revision
+    # of the Elo Italia list of April, which the rapid list of July reads (its newcomers')
+    deliver_a_corrected_tournament(Path(warehouse), tmp_path / "later", received_on="2019-03-01")
+    assert recalculate_flow("elo_italia", warehouse, FIRST, FIRST)["new_revisions"] == 1
+    with Warehouse(warehouse).reader() as con:
+        rapid = {item.list_date: item.reason for item in stale_of(con, "elo_rapid")}
+    assert FIRST not in rapid
+    assert rapid[july].endswith(": a new revision of the list it reads: elo_italia of 2019-04-01")
