@@ -204,3 +204,21 @@ def problem_tournaments() -> pl.DataFrame:
     """Quarantined and withdrawn tournaments (latest versions), with their first reason."""
     path = warehouse_path()
     return _problem_tournaments(str(path), file_stamp(path))
+
+
+@st.cache_data(ttl=CACHE_SECONDS, max_entries=16, show_spinner=False)
+def _set_aside(path: str, stamp: tuple[int, int, int]) -> pl.DataFrame:
+    del stamp
+    with session(Path(path)) as con:
+        # `graduatoria problems`' own query: accepted, set aside by a list in force, and why
+        return query_frame(
+            con,
+            read_sql("queries/problems/set_aside.sql"),
+            {"tournament": None, "system": None, "delivery": None},
+        )
+
+
+def set_aside() -> pl.DataFrame:
+    """Tournaments accepted at ingest that a list in force set aside, with its reason."""
+    path = warehouse_path()
+    return _set_aside(str(path), file_stamp(path))

@@ -570,3 +570,27 @@ def test_a_draughts_list_speaks_of_capitals_and_s_not_of_ratings_and_k(demo_ware
     assert [item.value for item in app.subheader][0] == "Capital history"
     tournaments = _table(app, "tournament_id", "applied_variation")
     assert "S" in tournaments.columns and "k" not in tournaments.columns
+
+
+def test_the_inbox_names_the_tournaments_a_list_set_aside(demo_warehouse, monkeypatch, tmp_path):
+    # as `graduatoria problems` does: accepted at ingest, left out by the list whose window
+    # holds it (here written as such a list writes it: the demo's lists set none aside)
+    warehouse = tmp_path / "w.duckdb"
+    shutil.copyfile(demo_warehouse, warehouse)
+    with duckdb.connect(str(warehouse)) as con:
+        system, list_date, revision, tournament_id = con.execute(
+            "SELECT c.system, c.list_date, c.revision, min(v.tournament_id) "
+            "FROM list_revision_current c JOIN list_variation v "
+            "USING (system, scenario, list_date, revision) WHERE c.system = 'elo_italia' "
+            "GROUP BY ALL ORDER BY c.list_date DESC LIMIT 1"
+        ).fetchone()
+        con.execute(
+            "INSERT INTO list_exclusion VALUES (?, 'official', ?, ?, ?, ?)",
+            [system, list_date, revision, tournament_id, "validity 75 % is not one of its era"],
+        )
+    app = _app(warehouse, monkeypatch, "screens/inbox.py")
+    _no_failure(app)
+    assert {metric.label: metric.value for metric in app.metric}["Set aside by a list"] == "1"
+    shown = _table(app, "tournament_id", "list_date", "reason")
+    assert list(shown["tournament_id"]) == [tournament_id]
+    assert "Tournaments set aside by a list" in [item.value for item in app.subheader]

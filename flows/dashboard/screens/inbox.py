@@ -1,5 +1,6 @@
-"""Inbox health: quarantined and withdrawn tournaments, those no list will rate, rejections
-and warnings, stale lists with their reasons (what `graduatoria status` says), and the runs.
+"""Inbox health: quarantined and withdrawn tournaments, those no list will rate and those a list
+set aside, rejections and warnings, stale lists with their reasons (what `graduatoria status`
+says), and the runs.
 
 A page script: Streamlit runs it (st.navigation in app.py); nothing imports it."""
 
@@ -20,19 +21,25 @@ def main() -> None:
     st.title("Inbox health")
     problem = reads.problem_tournaments()
     unrated = reads.unrated()
+    set_aside = reads.set_aside()
     found = reads.query("rejections")
     stale = reads.stale_lists()
     runs = reads.query("runs", limit=RUNS_SHOWN)
     quarantined = problem.filter(pl.col("status") == "quarantined")
     failed = runs.filter(pl.col("status") == "failed")
 
-    counts = st.columns(6)
+    counts = st.columns(7)
     counts[0].metric("Quarantined", quarantined.height)
     counts[1].metric("Withdrawn", problem.height - quarantined.height)
-    counts[2].metric("No list will rate", unrated.height)
-    counts[3].metric("Rejections", found.filter(pl.col("kind") == "rejection").height)
-    counts[4].metric("Warnings", found.filter(pl.col("kind") == "warning").height)
-    counts[5].metric("Stale lists", stale.height)
+    counts[2].metric("No list will rate", unrated.height, help="received before the first list")
+    counts[3].metric(
+        "Set aside by a list",
+        set_aside.select("tournament_id").n_unique(),
+        help="accepted, and left out by the lists whose window holds them",
+    )
+    counts[4].metric("Rejections", found.filter(pl.col("kind") == "rejection").height)
+    counts[5].metric("Warnings", found.filter(pl.col("kind") == "warning").height)
+    counts[6].metric("Stale lists", stale.height)
 
     st.subheader("Stale lists")
     if stale.is_empty():
@@ -58,6 +65,21 @@ def main() -> None:
         table(
             unrated.select("system", "tournament_id", "received_on", "delivery", "reason"),
             key="inbox_unrated",
+        )
+
+    if set_aside.height:
+        st.subheader("Tournaments set aside by a list")
+        st.caption(
+            "Accepted when ingested, and left out by the list whose window holds them, for the "
+            "reason it gives (a validity its era does not know, a tournament before the "
+            "system was rated, a non-member's in Elo Rapid)."
+        )
+        linked_table(
+            set_aside,
+            key="inbox_set_aside",
+            column="tournament_id",
+            page=TOURNAMENT_PAGE,
+            parameter="tournament",
         )
 
     st.subheader("Rejections and warnings")
