@@ -224,6 +224,41 @@ def _fide_ids_of_others(matched: pl.DataFrame, registry: pl.DataFrame) -> pl.Dat
     )
 
 
+# players named in a warning about several of them, at most
+NAMED_PLAYERS = 5
+
+
+def _file_ratings_unused(matched: pl.DataFrame) -> pl.DataFrame:
+    """One warning for a file whose players the registry does not know, given a rating in the
+    file but no FIDE id: a file's rating is read as a FIDE rating only with its FIDE id
+    (RULES.md §1.2), so they enter by the list's rules for newcomers, which the officer should
+    know before he reads their entry ratings (a team event's file, say)."""
+    unused = matched.filter(
+        (pl.col("match_method") == "provisional")
+        & pl.col("fide_id").is_null()
+        & (pl.col("rating_in_file").fill_null(0) > 0)
+    ).sort("line_no")
+    if unused.height == 0:
+        return empty_problems()
+    numbers = unused.get_column("start_number").head(NAMED_PLAYERS).to_list()
+    named = ", ".join(str(number) for number in numbers) + (
+        ", …" if unused.height > NAMED_PLAYERS else ""
+    )
+    count = unused.height
+    return problem_rows(
+        unused.head(1),
+        "rating",
+        pl.col("rating_in_file").cast(pl.Utf8),
+        pl.lit(
+            f"{count} player{'s' if count > 1 else ''} not in the registry "
+            f"{'have' if count > 1 else 'has'} a rating in the file but no FIDE id (start "
+            f"number{'s' if count > 1 else ''} {named}): a file's rating is used only with its "
+            "FIDE id, so they enter as newcomers by the list's rules"
+        ),
+        severity="warning",
+    )
+
+
 def _arbiter_ratings_of_nationals(
     matched: pl.DataFrame, registry: pl.DataFrame, national_federation: str, manifest_line: int
 ) -> pl.DataFrame:
@@ -711,6 +746,7 @@ def build_intake(
             *(_tagged(found, "manifest", manifest_name) for found in arbiter_faults),
             _tagged(_same_player_twice(matched), "trf", trf_name),
             _tagged(_fide_ids_of_others(matched, registry_identity), "trf", trf_name),
+            _tagged(_file_ratings_unused(matched), "trf", trf_name),
         ]
     )
     has_errors = bool((problems["severity"] == "error").any())

@@ -565,3 +565,23 @@ def test_a_file_whose_dates_cannot_be_read_is_not_said_to_give_none():
     assert value == "someday" and line_no is not None
     assert reason.startswith("the file gives the dates of the tournament but none can be read (")
     assert "correct the file or give start_date and end_date in the manifest" in reason
+
+
+def test_a_rating_in_the_file_without_a_fide_id_of_an_unknown_player_is_a_warning():
+    # two players the registry does not know, a rating each in the file and no FIDE id (a team
+    # event's file): the file's rating is used only with its FIDE id, and the officer is told
+    # once for the file, not left to find two newcomers at the list's entry rating
+    text = _trf_text(None, second_name="Bianchi, Luca", first=("Neri, Ugo", None, None))
+    intake = _intake_of(text)
+    assert intake.status == ACCEPTED
+    warned = intake.warnings.filter(pl.col("field") == "rating")
+    assert warned.select("value", "reason").rows() == [
+        (
+            "1800",
+            "2 players not in the registry have a rating in the file but no FIDE id (start "
+            "numbers 1, 2): a file's rating is used only with its FIDE id, so they enter as "
+            "newcomers by the list's rules",
+        )
+    ]
+    # a registered player's rating in the file is not read either, and needs no word
+    assert _intake(2500002).warnings.filter(pl.col("field") == "rating").height == 0
