@@ -133,7 +133,9 @@ JOIN list_revision_current c USING (system, scenario, list_date, revision);
 --   change exactly (rounded once, FSI; as it is, draughts), but for an FSI era whose
 --   expected.method is "logistic": the engine gives its variations to the hundredth only.
 -- Rows with hundredths are the FSI ones (migration 008 gave them to those written before).
-CREATE OR REPLACE VIEW variation AS
+-- variation_revisions: the same for every revision ever written, official and what-if
+-- scenarios (its scenario column tells them apart), as rating_list_revisions is to rating_list.
+CREATE OR REPLACE VIEW variation_revisions AS
 SELECT v.* REPLACE (
     CAST(v.score AS DECIMAL(18, 1)) AS score,
     CAST(CASE WHEN v.raw_hundredths IS NULL THEN CAST(v.expected AS DECIMAL(18, 12))
@@ -143,15 +145,25 @@ SELECT v.* REPLACE (
     coalesce(CAST(v.applied_hundredths * 0.01 AS DECIMAL(18, 2)),
              CAST(v.applied_variation AS DECIMAL(18, 2))) AS applied_variation
 )
-FROM list_variation v
+FROM list_variation v;
+
+CREATE OR REPLACE VIEW variation AS
+SELECT v.*
+FROM variation_revisions v
 JOIN list_revision_current c USING (system, scenario, list_date, revision);
 
--- Public: national rankings of the latest official revision.
-CREATE OR REPLACE VIEW ranking AS
-SELECT k.system, k.list_date, k.revision, k.ranking, k.position, k.player_id, k.rating, e.name
+-- Public: national rankings of every revision ever written, official and what-if scenarios;
+-- ranking: those of the latest official revision.
+CREATE OR REPLACE VIEW ranking_revisions AS
+SELECT k.system, k.list_date, k.revision, k.scenario, k.ranking, k.position, k.player_id,
+       k.rating, e.name
 FROM list_ranking k
-JOIN list_revision_current c USING (system, scenario, list_date, revision)
 JOIN list_entry e USING (system, scenario, list_date, revision, player_id);
+
+CREATE OR REPLACE VIEW ranking AS
+SELECT k.system, k.list_date, k.revision, k.ranking, k.position, k.player_id, k.rating, k.name
+FROM ranking_revisions k
+JOIN list_revision_current c USING (system, scenario, list_date, revision);
 
 -- Public: accepted tournaments (latest version) that no list of their system will rate,
 -- because they were received before the system's first official list takes tournaments: up to

@@ -26,7 +26,9 @@ PUBLIC_VIEWS = {
     "letter_history",
     "rating_list_revisions",
     "variation",
+    "variation_revisions",
     "ranking",
+    "ranking_revisions",
     "excluded_tournament",
     "unrated_tournament",
 }

@@ -180,9 +180,18 @@ def test_a_scenario_never_touches_the_official_lists(season_warehouse, tmp_path)
             "SELECT DISTINCT against_scenario FROM list_diff WHERE scenario = 'k40'"
         ).fetchall()
         k_values = con.execute(
-            "SELECT DISTINCT k FROM list_variation WHERE scenario = 'k40' AND k = 40"
+            "SELECT DISTINCT k FROM variation_revisions WHERE scenario = 'k40' AND k = 40"
         ).fetchall()
+        # a scenario's variations and rankings are public too, beside the official ones;
+        # variation and ranking stay the official lists'
+        public = con.execute(
+            "SELECT (SELECT count(*) FROM ranking_revisions WHERE scenario = 'k40'), "
+            "(SELECT count(*) FROM variation WHERE scenario = 'k40'), "
+            "(SELECT count(*) FROM variation_revisions WHERE scenario = 'official') "
+            "= (SELECT count(*) FROM list_variation WHERE scenario = 'official')"
+        ).fetchone()
     assert scenario_rows > 0 and against == [("official",)] and k_values == [(40,)]
+    assert public[0] > 0 and public[1:] == (0, True)
     # the same scenario again: nothing new
     again = replay_season(other, "k40")
     assert again["new_revisions"] == 0
