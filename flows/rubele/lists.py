@@ -43,13 +43,13 @@ from flows.rubele.rulebook import load_rubele_rulebook
 from flows.runtime import RunRecord, failure_recorded
 from flows.warehouse import Warehouse, query_frame, read_sql
 from schemas.draughts import PublishedCapitalRow
-from schemas.problems import empty_problems
 from transforms.inputs.registry import DatedSnapshots
 from transforms.lists.notes import first_named
 from transforms.lists.published import PublishedList
 from transforms.rubele.lists import (
     RubeleFacts,
     build_rubele_list,
+    capitals_without_k,
     imported_capitals,
     unrated_entries,
     without_tournaments,
@@ -82,7 +82,7 @@ def rubele_list_import(system: str, list_date: date) -> ListImport:
         era=rulebook.era_at(list_date),
         row_schema=PublishedCapitalRow,
         categories=rulebook.era_at(list_date).category_order,
-        prepare=lambda rows: (rows, empty_problems()),
+        prepare=capitals_without_k,
         read_people=lambda con: fid_people_at(con, list_date),
         build_rows=lambda published, registry, members: imported_capitals(
             published, registry, members, rulebook, list_date

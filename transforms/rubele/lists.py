@@ -22,6 +22,7 @@ from datetime import date
 
 import polars as pl
 
+from schemas.problems import empty_problems, problem_rows
 from transforms.lists.flags import category_from_rating, highest_category, in_activity_window
 from transforms.lists.published import (
     LETTER_COLUMNS,
@@ -740,4 +741,21 @@ def imported_capitals(
         )
         .select(LIST_COLUMNS)
         .sort("player_id")
+    )
+
+
+def capitals_without_k(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A published list of capitals as imported, and one warning where its file gives a K (a
+    chess column: a capital has none, and the import keeps none, as ``reconcile`` compares
+    none), on the first line that does, with how many do."""
+    given = rows.filter(pl.col("k").is_not_null()).sort("line_no")
+    if given.height == 0:
+        return rows, empty_problems()
+    count = given.height
+    reason = (
+        f"k is given for {count} player{'s' if count > 1 else ''}: a capital has no K "
+        "(Elo-Rubele's coefficient S goes by category), so it is not imported"
+    )
+    return rows, problem_rows(
+        given.head(1), "k", pl.col("k").cast(pl.Utf8), pl.lit(reason), severity="warning"
     )

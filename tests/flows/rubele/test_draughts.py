@@ -531,7 +531,7 @@ def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
     published.write_text(
         "player_id,rating,games,k,category,last_played\n"
         "D001,2950,120,,N,2018-11-04\n"
-        "D002,1500,10,,XX,\n",
+        "D002,1500,10,20,XX,\n",
         encoding="utf-8",
     )
     counts = import_list_flow(str(published), "rubele_italiana", date(2019, 1, 1), warehouse)
@@ -542,17 +542,25 @@ def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
             "SELECT player_id, rating, rating_type, category, is_active, in_ranking "
             "FROM rating_list WHERE list_date = '2019-01-01' ORDER BY player_id"
         ).fetchall()
-        warned = con.sql("SELECT field, value FROM input_warning WHERE source = 'list'").fetchall()
+        warned = con.sql(
+            "SELECT field, value, reason FROM input_warning WHERE source = 'list' "
+            "ORDER BY line_no, field"
+        ).fetchall()
         july = con.sql(
             "SELECT player_id, frozen_rating, rating_basis, previous_rating FROM rating_list "
             "WHERE list_date = '2019-07-01' ORDER BY player_id"
         ).fetchall()
-    # D002's category XX is no FID category: a warning, and the registry's NC stands
+    # D002's category XX is no FID category: a warning, and the registry's NC stands; his K
+    # (a chess column) is not imported, and the import says so (reconcile compares none)
     assert imported == [
         ("D001", 2950, "rubele_italiana", "N", True, True),
         ("D002", 1500, "rubele_italiana", "NC", False, False),
     ]
-    assert warned == [("category", "XX")]
+    assert [(field, value) for field, value, _ in warned] == [("category", "XX"), ("k", "20")]
+    assert warned[1][2] == (
+        "k is given for 1 player: a capital has no K (Elo-Rubele's coefficient S goes by "
+        "category), so it is not imported"
+    )
     # the July list applies DI-1 to the published capitals (D003 enters as a debutant)
     assert july[:2] == [("D001", 2950, "list", 2950), ("D002", 1500, "list", 1500)]
     assert july[2][:3] == ("D003", 1500, "debutant")
