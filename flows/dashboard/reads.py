@@ -188,14 +188,15 @@ def unrated() -> pl.DataFrame:
     return _unrated(str(path), file_stamp(path))
 
 
-@st.cache_data(ttl=CACHE_SECONDS, max_entries=16, show_spinner=False)
-def _problem_tournaments(path: str, stamp: tuple[int, int, int]) -> pl.DataFrame:
+@st.cache_data(ttl=CACHE_SECONDS, max_entries=32, show_spinner=False)
+def _problems_query(path: str, stamp: tuple[int, int, int], name: str) -> pl.DataFrame:
+    """One of `graduatoria problems`' own queries (``sql/queries/problems/NAME.sql``), for
+    every system, delivery and tournament."""
     del stamp
     with session(Path(path)) as con:
-        # `graduatoria problems`' own query: quarantined and withdrawn, each with its reason
         return query_frame(
             con,
-            read_sql("queries/problems/tournaments.sql"),
+            read_sql(f"queries/problems/{name}.sql"),
             {"tournament": None, "system": None, "delivery": None},
         )
 
@@ -203,22 +204,10 @@ def _problem_tournaments(path: str, stamp: tuple[int, int, int]) -> pl.DataFrame
 def problem_tournaments() -> pl.DataFrame:
     """Quarantined and withdrawn tournaments (latest versions), with their first reason."""
     path = warehouse_path()
-    return _problem_tournaments(str(path), file_stamp(path))
-
-
-@st.cache_data(ttl=CACHE_SECONDS, max_entries=16, show_spinner=False)
-def _set_aside(path: str, stamp: tuple[int, int, int]) -> pl.DataFrame:
-    del stamp
-    with session(Path(path)) as con:
-        # `graduatoria problems`' own query: accepted, set aside by a list in force, and why
-        return query_frame(
-            con,
-            read_sql("queries/problems/set_aside.sql"),
-            {"tournament": None, "system": None, "delivery": None},
-        )
+    return _problems_query(str(path), file_stamp(path), "tournaments")
 
 
 def set_aside() -> pl.DataFrame:
     """Tournaments accepted at ingest that a list in force set aside, with its reason."""
     path = warehouse_path()
-    return _set_aside(str(path), file_stamp(path))
+    return _problems_query(str(path), file_stamp(path), "set_aside")

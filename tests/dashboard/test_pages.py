@@ -422,12 +422,13 @@ def test_a_scenario_against_the_official_list(demo_warehouse, monkeypatch):
 
 
 def test_a_missing_value_is_an_empty_cell(demo_warehouse, monkeypatch):
-    """No table writes "None" where a value is missing (draughts have no K, a newcomer no
-    previous rating, most players no note): every table of every page leaves the cell empty."""
+    """No table writes "None" where a value is missing (a newcomer has no previous rating,
+    most players no note; a draughts list shows no K column at all, capitals have none):
+    every table of every page leaves the cell empty."""
     app = _app(demo_warehouse, monkeypatch)
     app.selectbox(key="lists_system").set_value("rubele_italiana").run()
-    rows = _table(app, "player_id", "k", "note")
-    assert rows["k"].isna().all() and rows["note"].isna().any()
+    rows = _table(app, "player_id", "previous_rating", "note")
+    assert rows["note"].isna().any() and "k" not in rows.columns
     tables = list(app.dataframe)
     for page in PAGES[1:]:
         app.switch_page(page).run()
