@@ -677,8 +677,11 @@ def _rubele_basis_text(started: dict | None) -> str:
         return "the previous list's capital (no tournament in the window)"
     text = BASIS_TEXTS.get(started["rating_basis"], started["rating_basis"])
     if started["rating_basis"] == "debutant":
-        category = started["entry_italiana_category"] or started["entry_category"]
-        text += f" ({category})"
+        # a dama internazionale debutant may enter by his dama italiana category (RULES.md §3)
+        if started["entry_italiana_category"]:
+            text += f" (by his dama italiana category, {started['entry_italiana_category']})"
+        elif started["entry_category"]:
+            text += f" (category {started['entry_category']})"
     if started["entry_capital"] is not None:
         text += f", raised to the minimum from {started['entry_capital']}"
     if started["rating_basis"] == "list":

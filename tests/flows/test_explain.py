@@ -372,3 +372,21 @@ def test_summed_by_tournament_the_view_matches_the_variation_view(chess_lists):
     for player, change in changes.items():
         # players whose every tournament was protected or not counted are not in totals
         assert int(totals[player].quantize(Decimal(1), rounding=ROUND_HALF_UP)) == change, player
+
+
+def test_a_debutant_entering_by_his_dama_italiana_category_is_said_to() -> None:
+    # an italiana M enters dama internazionale at 2000: "(M)" alone read as the
+    # internazionale M's 3000
+    from flows.explain import _rubele_basis_text
+
+    by_italiana = {
+        "rating_basis": "debutant",
+        "entry_italiana_category": "M",
+        "entry_category": None,
+        "entry_capital": None,
+    }
+    assert _rubele_basis_text(by_italiana) == (
+        "a debutant's entry capital (by his dama italiana category, M)"
+    )
+    own = {**by_italiana, "entry_italiana_category": None, "entry_category": "3C"}
+    assert _rubele_basis_text(own) == "a debutant's entry capital (category 3C)"
