@@ -568,7 +568,7 @@ def test_a_draughts_list_speaks_of_capitals_and_s_not_of_ratings_and_k(demo_ware
     )[0]
     app = _app(demo_warehouse, monkeypatch, "screens/player.py", player=player_id)
     _no_failure(app)
-    assert [item.value for item in app.subheader][0] == "Capital history"
+    assert app.subheader[0].value == "Capital history"
     tournaments = _table(app, "tournament_id", "applied_variation")
     assert "S" in tournaments.columns and "k" not in tournaments.columns
 
