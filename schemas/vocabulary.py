@@ -20,6 +20,7 @@ def coefficient_word(system: str) -> str:
     """The coefficient a variation multiplies by: K in chess, S (by category) in draughts."""
     return "K" if system in CHESS_SYSTEMS else "S"
 
+
 # a draughts tournament's validity is a percentage: 100 and 50 in the rulebooks shipped, never
 # above ten times 100
 VALIDITY_RANGE = {"min_value": 1, "max_value": 1000}
