@@ -37,7 +37,7 @@ import argparse
 import functools
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,7 +145,7 @@ def read_published(file: str, system: str, list_date: date) -> PublishedFile:
     errors = problems.filter(pl.col("severity") == "error")
     if errors.height:
         shown = "; ".join(_problem_text(row) for row in errors.head(3).iter_rows(named=True))
-        more = f"; and {errors.height - 3} more" if errors.height > 3 else ""
+        more = f"; and {counted(errors.height - 3, 'more problem')}" if errors.height > 3 else ""
         raise ReconcileError(
             f"{source.file.name}: {refused_rows(errors)} cannot be read ({shown}{more}): "
             "correct the file (the import-list CSV, docs/INPUTS.md) and reconcile again"
@@ -261,7 +261,7 @@ def classify(
     if ours is None:
         return "unknown", f"{ratings}; games and K agree"
     if abs(theirs - ours) == 1:
-        evidence, rounds = _rounding(mine, sums)
+        evidence, rounds = _rounding(mine, sums, theirs)
         # a draughts capital has no K to agree on
         k = "" if mine["k"] is None else f" and K ({mine['k']})"
         agree = f"games to date ({to_date}){k} agree"
@@ -295,11 +295,16 @@ def classify(
     return None
 
 
-def _rounding(mine: dict[str, Any], sums: dict[str, Any] | None) -> tuple[str, bool]:
-    """The exact value this list rounded, from its variations (FSI: the sum in hundredths), and
-    whether a rounding can be the point of difference: not where the list's rating is no
-    rounded sum (a FIDE rating, a list without variations in the period) or where the sum is
-    a whole number already (it rounds to itself in every mode)."""
+def _rounding(
+    mine: dict[str, Any], sums: dict[str, Any] | None, published: int | None = None
+) -> tuple[str, bool]:
+    """The exact sum this list rounded, from its variations (FSI: the period's sum in
+    hundredths, which the era rounds to the period change), and whether a rounding can give the
+    ``published`` rating: the sum rounded the other way (down where this list rounded up, or
+    up). Not where the list's rating is no rounded sum (a FIDE rating, a list without
+    variations in the period), where the sum is a whole number already, or where the published
+    rating is no rounding of it; nor for draughts, whose list keeps no capital before its
+    rounding (``explain`` gives it)."""
     frozen, rating = mine["frozen_rating"], mine["rating"]
     if mine.get("rating_type") == "fide":
         # a FIDE-rated player's listed rating is his FIDE rating at the close (§1.5), no sum
@@ -313,26 +318,31 @@ def _rounding(mine: dict[str, Any], sums: dict[str, Any] | None) -> tuple[str, b
     tournaments = counted(sums["tournaments"], "tournament")
     if sums["applied_hundredths"] is not None:
         total = Decimal(sums["applied_hundredths"]) / 100
-        exact = frozen + total
-        # half away from zero, the default rounding.mode: evidence only, the list's own
-        # rounding is its era's; a rating that is no such sum (FIDE, a re-entry) says so
-        rounded = exact.quantize(Decimal(1), rounding=ROUND_HALF_UP)
-        given = "rounded to" if rounded == rating else "and the list gives"
-        whole = exact == exact.to_integral_value()
-        return (
-            f"here {frozen} {'+' if total >= 0 else '-'} {abs(total):.2f} over {tournaments} = "
-            f"{exact:.2f}, {given} {rating}"
-            + (": a whole number, which no rounding moves" if whole else ""),
-            not whole,
+        change = rating - frozen
+        said = (
+            f"here the variations over {tournaments} sum to {total:+.2f}, which this list rounds "
+            f"to {change:+d}: {frozen} {'+' if change >= 0 else '-'} {abs(change)} = {rating}"
         )
+        if total == total.to_integral_value():
+            return f"{said}; a whole number, which no rounding moves", False
+        if published is None:
+            return said, True
+        down, up = (
+            int(total.to_integral_value(rounding=mode)) for mode in (ROUND_FLOOR, ROUND_CEILING)
+        )
+        other = published - frozen
+        if other in (down, up):
+            return f"{said}; the published {published} is the sum rounded to {other:+d}", True
+        return f"{said}; the published {published} ({other:+d}) is no rounding of it", False
     # draughts: whole capital points, CF - CI per tournament; the final capital is rounded
-    # once (RULES.md §3), and the list keeps it rounded: explain shows the value rounded
+    # once (RULES.md §3), and the list keeps it rounded
     reached = frozen + sums["applied_points"]
     listed = "" if reached == rating else f", and the list gives {rating}"
     return (
         f"here {frozen} {sums['applied_points']:+d} over {tournaments} = {reached}{listed}; "
-        "the capital before its rounding: graduatoria explain",
-        True,
+        "the list keeps no capital before its rounding: graduatoria explain gives it, a "
+        "rounding where the published capital is that value rounded the other way",
+        False,
     )
 
 

@@ -23,9 +23,10 @@ def status_text(warehouse: str) -> str:
     lines = [f"Warehouse: {Warehouse(warehouse).path}", ""]
     lines += [f"  {what:<{width}}  {count:>9,}" for what, count in facts.rows()]
     lines += ["", "Tournaments by system:"]
+    named = max((len(system or "(none)") for system in by_system.get_column("system")), default=0)
     for system, status, tournaments, entries, games, first, last in by_system.rows():
         lines.append(
-            f"  {system or '(none)':<12} {status:<12} {tournaments:>5} tournaments "
+            f"  {system or '(none)':<{named}} {status:<12} {tournaments:>5} tournaments "
             f"{entries or 0:>7,} entries {games or 0:>8,} played games  received {first} .. {last}"
         )
     if unrated.height:

@@ -832,8 +832,8 @@ class Standby:
                 )
             return (
                 "there is no standby beside it (the file a run's swap replaces becomes the "
-                "standby: a new warehouse has one from its second write on, and a run that "
-                "fails drops the one it took)"
+                "standby: a new warehouse has none until its second write is done, and a run "
+                "that fails drops the one it took)"
             )
         if (
             not isinstance(record, dict)

@@ -130,7 +130,7 @@ JOIN list_revision_current c USING (system, scenario, list_date, revision);
 --   double, which can be off by its last bit); draughts, V to the hundredth (the engine keeps V
 --   unrounded; the notes show capitals to the hundredth too) and CF - CI, a whole number of
 --   capital points: DECIMAL(18, 2) for both. A sum of applied_variation gives a player's
---   change exactly (rounded once, FSI; as it is, draughts), but for an FSI era whose
+--   change exactly (FSI: the sum rounded, then added; as it is, draughts), but for an FSI era whose
 --   expected.method is "logistic": the engine gives its variations to the hundredth only.
 -- Rows with hundredths are the FSI ones (migration 008 gave them to those written before).
 -- variation_revisions: the same for every revision ever written, official and what-if

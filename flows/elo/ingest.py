@@ -16,7 +16,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
-from flows.console import Progress, phase, say
+from flows.console import Progress, counted, phase, say
 from flows.elo.rulebook import FSI_SYSTEMS, load_rulebook
 from flows.inputs import (
     MANIFEST_NAME,
@@ -449,7 +449,7 @@ def ingest_flow(
         parameters={"inbox": inbox, "national_federation": national_federation},
     )
     folders = discover_deliveries(Path(inbox))
-    say(f"ingest: {len(folders)} deliveries found under {inbox}")
+    say(f"ingest: {counted(len(folders), 'delivery', 'deliveries')} found under {inbox}")
     # the phases that grow with the inbox and the warehouse say what they do and how long it
     # took: a national ingest is otherwise seconds of silence
     with phase("ingest: reading the files"):

@@ -251,29 +251,37 @@ def revisions_in_force(
 
 def newly_left_out(con: duckdb.DuckDBPyConnection, written: WrittenList) -> list[tuple[str, str]]:
     """The tournaments a new official revision does not apply that the revision it supersedes
-    did not leave out (a tournament withdrawn, or quarantined by its new version, since), with
-    why: what a replay took out of the list, to name in its report. None for a first
-    revision, or a list the replay left as it was."""
-    if not written.written or written.revision < 2:
+    applied (a tournament withdrawn, or quarantined by its new version, since), with why: what
+    a replay took out of the list, to name in its report. None for a first revision, or a
+    list the replay left as it was; a tournament new to the list and set aside by it was
+    never in it (the list's own report names it)."""
+    excluded = written.published.excluded
+    if not written.written or written.revision < 2 or excluded.height == 0:
         return []
     context = written.context
-    before = query_frame(
-        con,
-        read_sql("queries/lists/revision_exclusions.sql"),
-        {
-            "system": context.system,
-            "scenario": OFFICIAL,
-            "list_date": context.list_date,
-            "revision": written.revision - 1,
-        },
+    before = {
+        "system": context.system,
+        "scenario": OFFICIAL,
+        "list_date": context.list_date,
+        "revision": written.revision - 1,
+    }
+    left_before = query_frame(con, read_sql("queries/lists/revision_exclusions.sql"), before)
+    candidates = excluded.filter(
+        ~pl.col("tournament_id").is_in(left_before.get_column("tournament_id").implode())
     )
-    excluded = written.published.excluded
-    new = excluded.filter(
-        ~pl.col("tournament_id").is_in(before.get_column("tournament_id").implode())
+    if candidates.height == 0:
+        return []
+    applied = query_frame(
+        con,
+        read_sql("queries/lists/revision_applied.sql"),
+        {**before, "tournaments": candidates.get_column("tournament_id").to_list()},
+    )
+    taken_out = candidates.filter(
+        pl.col("tournament_id").is_in(applied.get_column("tournament_id").implode())
     )
     return [
         (str(tournament), str(reason or ""))
-        for tournament, reason in new.sort("tournament_id").rows()
+        for tournament, reason in taken_out.sort("tournament_id").rows()
     ]
 
 

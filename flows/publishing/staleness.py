@@ -144,7 +144,16 @@ def _inputs_changed_since(
     read_systems = [
         source for source in getattr(era, "entry_precedence", ()) if source in ALL_SYSTEMS
     ]
-    tournaments, quarantined, moved, new_tournaments, merges, snapshots, read_lists = execute(
+    (
+        tournaments,
+        withdrawn,
+        quarantined,
+        moved,
+        new_tournaments,
+        merges,
+        snapshots,
+        read_lists,
+    ) = execute(
         con,
         read_sql("queries/lists/inputs_changed_since.sql"),
         {
@@ -159,6 +168,7 @@ def _inputs_changed_since(
         f"{what} {first_named(ids, NAMED_CHANGES)}"
         for what, ids in (
             ("new versions of", tournaments),
+            ("withdrawn:", withdrawn),
             # a rated tournament whose new version cannot be rated: the replay drops it
             ("now quarantined (a replay takes it out until it is delivered again):", quarantined),
             ("moved to another system:", moved),

@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 from prefect import flow
 
-from flows.console import Progress, phase, say
+from flows.console import Progress, counted, phase, say
 from flows.csv_checks import checked_csv
 from flows.inputs import (
     CsvInput,
@@ -497,7 +497,7 @@ def ingest_draughts_flow(inbox: str, warehouse: str) -> dict[str, int]:
     """Ingest every draughts delivery (a folder with ``tournaments.csv``) under ``inbox``."""
     run = RunRecord(flow="ingest-draughts", parameters={"inbox": inbox})
     folders = discover_draughts_deliveries(Path(inbox))
-    say(f"ingest-draughts: {len(folders)} deliveries found under {inbox}")
+    say(f"ingest-draughts: {counted(len(folders), 'delivery', 'deliveries')} found under {inbox}")
     totals = dict.fromkeys(INGEST_COUNTS, 0)
     with Warehouse(warehouse).transaction() as con:
         identities = DatedSnapshots.of(

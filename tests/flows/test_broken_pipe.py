@@ -50,7 +50,7 @@ def test_an_ingest_whose_reader_went_away_keeps_its_work_and_exits_0(tmp_path, m
     assert sys.stdout is not head  # closed once, then pointed at devnull
     sys.stdout.close()
     monkeypatch.undo()
-    assert head.taken == f"ingest: 1 deliveries found under {inbox}\n"
+    assert head.taken == f"ingest: 1 delivery found under {inbox}\n"
     assert head.refused == 1  # the second line found the reader gone; nothing after tried it
     assert code == 0
     with Warehouse(warehouse).reader() as con:

@@ -41,11 +41,29 @@ def _exported(warehouse: Path, folder: Path, system: str = "elo_italia") -> list
         full = {row["player_id"]: row for row in csv.DictReader(handle)}
     with (folder / "computed.csv").open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
+    with Warehouse(warehouse).reader() as con:
+        # the period's sum of variations in hundredths, which the list rounds to the change
+        sums = dict(
+            con.execute(
+                "SELECT player_id, sum(applied_hundredths) FROM variation WHERE system = ? "
+                "AND list_date = ? GROUP BY player_id",
+                [system, APRIL],
+            ).fetchall()
+        )
     for row in rows:
         row["_basis"] = full[row["player_id"]]["rating_basis"]
         row["_period_games"] = full[row["player_id"]]["games"]
         row["_type"] = full[row["player_id"]]["rating_type"]
+        row["_frozen"] = full[row["player_id"]]["frozen_rating"]
+        row["_hundredths"] = sums.get(row["player_id"])
     return rows
+
+
+def _other_rounding(row: dict[str, str]) -> int:
+    """How far from the list's rating the period's sum rounded the other way lies (+1 where
+    the list rounded down, -1 where it rounded up)."""
+    change = int(row["rating"]) - int(row["_frozen"])
+    return 1 if change * 100 < row["_hundredths"] else -1
 
 
 def _write(rows: list[dict[str, str]], path: Path) -> Path:
@@ -63,6 +81,9 @@ def _altered_copy(rows: list[dict[str, str]]) -> tuple[list[dict[str, str]], dic
         (row for row in rows if row["_basis"] == "list" and int(row["_period_games"]) > 0),
         key=lambda row: row["player_id"],
     )
+    # a sum with hundredths, published rounded the other way: the one-point rounding
+    rounded = next(row for row in carried if row["_hundredths"] % 100)
+    carried.remove(rounded)
     idle = sorted(
         (row for row in rows if row["_basis"] == "list" and row["_period_games"] == "0"),
         key=lambda row: row["player_id"],
@@ -80,7 +101,7 @@ def _altered_copy(rows: list[dict[str, str]]) -> tuple[list[dict[str, str]], dic
             target[name] = str(int(target[name]) + change) if isinstance(change, int) else change
         expected[row["player_id"]] = cause
 
-    alter(carried[0], "rounding", rating=+1)
+    alter(rounded, "rounding", rating=_other_rounding(rounded))
     alter(carried[1], "k_differs", k="40" if carried[1]["k"] != "40" else "10")
     alter(carried[2], "missing_tournament", games=+7, rating=+12)
     alter(carried[3], "extra_tournament", games=-3, rating=-5)
@@ -168,18 +189,25 @@ def test_the_rounding_evidence_is_the_exact_sum_that_rounds_to_the_rating(wareho
     rounded = next(player for player, cause in expected.items() if cause == "rounding")
     reconcile_flow(str(_write(altered, tmp_path / "p.csv")), "elo_italia", APRIL, str(warehouse))
     with Warehouse(warehouse).reader() as con:
-        evidence, frozen, computed = con.execute(
-            "SELECT r.evidence, l.frozen_rating, r.computed_rating FROM reconciliation r "
-            "JOIN rating_list l USING (system, list_date, player_id) WHERE r.player_id = ?",
+        evidence, frozen, computed, published = con.execute(
+            "SELECT r.evidence, l.frozen_rating, r.computed_rating, r.published_rating "
+            "FROM reconciliation r JOIN rating_list l USING (system, list_date, player_id) "
+            "WHERE r.player_id = ?",
             [rounded],
         ).fetchone()
-        hundredths = con.execute(
-            "SELECT sum(applied_hundredths) FROM variation WHERE system = 'elo_italia' "
-            "AND list_date = ? AND player_id = ?",
+        hundredths, count = con.execute(
+            "SELECT sum(applied_hundredths), count(*) FROM variation "
+            "WHERE system = 'elo_italia' AND list_date = ? AND player_id = ?",
             [APRIL, rounded],
-        ).fetchone()[0]
-    exact = frozen * 100 + hundredths
-    assert f"= {exact // 100}.{exact % 100:02d}, rounded to {computed}" in evidence
+        ).fetchone()
+    tournaments = f"{count} tournament{'s' if count > 1 else ''}"
+    change = computed - frozen
+    assert (
+        f"the variations over {tournaments} sum to {hundredths / 100:+.2f}, which this list "
+        f"rounds to {change:+d}: {frozen} {'+' if change >= 0 else '-'} {abs(change)} = "
+        f"{computed}; the published {published} is the sum rounded to {published - frozen:+d}"
+        in evidence
+    )
 
 
 def test_the_unaltered_export_reconciles_exactly(warehouse, tmp_path):
@@ -267,12 +295,15 @@ def test_a_draughts_list_reconciles_by_its_capitals(tmp_path):
                 "SELECT player_id, cause, evidence FROM reconciliation"
             ).fetchall()
         }
+    # a point apart on a capital: the list keeps no capital before its rounding, so no
+    # rounding is claimed without it; the evidence says where it is
     assert {player_id: cause for player_id, (cause, _) in found.items()} == {
-        "D001": "rounding",
+        "D001": "unknown",
         "D002": "missing_tournament",
         "D004": "only_published",
     }
     assert "over 1 tournament =" in found["D001"][1]
+    assert "graduatoria explain gives it" in found["D001"][1]
     assert "games to date (2) agree" in found["D001"][1]  # no "K (none)": capitals have none
     assert "in the registry in force on 2019-07-01 as Neri, Paolo" in found["D004"][1]
     txt = tmp_path / "list.txt"
@@ -304,7 +335,7 @@ def _one_point_apart(**mine: object) -> tuple[str, str] | None:
         "rating_type": "elo_italia", "rating_basis": "list", "period_change": 11,
         "category": "3N", **mine,
     }  # fmt: skip
-    published = {"rating": 1500, "games": 40, "k": 20, "category": "3N"}
+    published = {"rating": mine.get("published", 1500), "games": 40, "k": 20, "category": "3N"}
     sums = {"tournaments": 2, "applied_hundredths": 1050, "applied_points": None}
     if mine.get("rating_type") == "fide" or mine.get("no_sums"):
         sums = None
@@ -318,9 +349,20 @@ def test_a_point_apart_is_a_rounding_only_where_a_rounding_can_give_it() -> None
     assert _one_point_apart()[0] == "rounding"
     # 1490 + 11.00 = 1501.00 rounds to itself in every mode; a FIDE rating, or a list without
     # variations in the period, is no rounded sum: nothing above explains the point
+    assert _one_point_apart()[1].endswith(
+        "here the variations over 2 tournaments sum to +10.50, which this list rounds to +11: "
+        "1490 + 11 = 1501; the published 1500 is the sum rounded to +10"
+    )
     whole = _one_point_apart(whole=True)
     assert whole[0] == "unknown"
-    assert "= 1501.00, rounded to 1501: a whole number, which no rounding moves" in whole[1]
+    assert whole[1].endswith(
+        "sum to +11.00, which this list rounds to +11: 1490 + 11 = 1501; a whole number, which "
+        "no rounding moves"
+    )
+    # published a point the other side (1502: +12 from +10.50): no rounding gives it
+    beyond = _one_point_apart(rating=1501, published=1502)
+    assert beyond[0] == "unknown"
+    assert beyond[1].endswith("the published 1502 (+12) is no rounding of it")
     assert _one_point_apart(rating_type="fide")[0] == "unknown"
     assert _one_point_apart(no_sums=True)[0] == "unknown"
 

@@ -179,8 +179,8 @@ def test_a_connection_of_this_process_on_the_previous_generation_makes_the_run_c
     # the second write copies (the first left no standby), and says so
     assert re.fullmatch(
         r"writing in a copy of w\.duckdb \(\d+ MB\): there is no standby beside it \(the file "
-        r"a run's swap replaces becomes the standby: a new warehouse has one from its second "
-        r"write on, and a run that fails drops the one it took\)\n",
+        r"a run's swap replaces becomes the standby: a new warehouse has none until its second "
+        r"write is done, and a run that fails drops the one it took\)\n",
         capsys.readouterr().out,
     )
     with warehouse.reader() as reader:

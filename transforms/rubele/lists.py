@@ -754,7 +754,8 @@ def capitals_without_k(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     count = given.height
     reason = (
         f"k is given for {count} player{'s' if count > 1 else ''}: a capital has no K "
-        "(Elo-Rubele's coefficient S goes by category), so it is not imported"
+        "(Elo-Rubele's coefficient S goes by the capital before each tournament), so it is "
+        "not imported"
     )
     return rows, problem_rows(
         given.head(1), "k", pl.col("k").cast(pl.Utf8), pl.lit(reason), severity="warning"

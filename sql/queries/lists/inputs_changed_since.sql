@@ -1,7 +1,8 @@
 -- What a stale list's inputs gained since it was written ($written_at), to name in the status:
 -- the tournaments of its system with a version ingested since, received up to its cut-off
 -- ($up_to), those the list knew before (a version of the system within its cut-off), apart
--- those whose latest version is quarantined (a replay takes them out of the list), and
+-- those whose latest version is quarantined or withdrawn (a replay takes them out of the
+-- list), and
 -- those new to it, those moved to another system; the merges recorded since of players in those tournaments (a merge changes only
 -- the lists that read its player); the registry snapshots loaded since, dated up to the list
 -- date (the system's registry: FID for draughts, FSI for chess); the lists of other systems
@@ -24,9 +25,13 @@ WITH changed AS (
 )
 SELECT
     (SELECT list(tournament_id ORDER BY tournament_id)
-            FILTER (WHERE known_before AND latest_status IS DISTINCT FROM 'quarantined'
+            FILTER (WHERE known_before AND latest_status NOT IN ('quarantined', 'withdrawn')
                     AND latest_system IS NOT DISTINCT FROM $system)
      FROM changed) AS tournaments,
+    (SELECT list(tournament_id ORDER BY tournament_id)
+            FILTER (WHERE known_before AND latest_status = 'withdrawn'
+                    AND latest_system IS NOT DISTINCT FROM $system)
+     FROM changed) AS withdrawn,
     (SELECT list(tournament_id ORDER BY tournament_id)
             FILTER (WHERE known_before AND latest_status = 'quarantined'
                     AND latest_system IS NOT DISTINCT FROM $system)

@@ -558,8 +558,8 @@ def test_a_draughts_system_starts_from_the_capitals_the_fid_published(tmp_path):
     ]
     assert [(field, value) for field, value, _ in warned] == [("category", "XX"), ("k", "20")]
     assert warned[1][2] == (
-        "k is given for 1 player: a capital has no K (Elo-Rubele's coefficient S goes by "
-        "category), so it is not imported"
+        "k is given for 1 player: a capital has no K (Elo-Rubele's coefficient S goes by the "
+        "capital before each tournament), so it is not imported"
     )
     # the July list applies DI-1 to the published capitals (D003 enters as a debutant)
     assert july[:2] == [("D001", 2950, "list", 2950), ("D002", 1500, "list", 1500)]
@@ -1162,9 +1162,30 @@ def test_a_replay_names_what_it_no_longer_applies_and_a_list_nobody_is_ranked_in
     assert "ranking of 2019-07-01" not in report
     assert "no longer apply" not in report  # first revisions: nothing to compare with
     withdraw_flow("DI-1", "sent by mistake", warehouse)
+    # and a tournament new to the list that it sets aside (a validity its era does not know):
+    # never applied, so not among what the replay takes out (the list's report names it)
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.status import stale_of
+
+    late = tmp_path / "late" / "2019-06"
+    late.mkdir(parents=True)
+    (late / "tournaments.csv").write_text(
+        TOURNAMENTS.splitlines()[0]
+        + "\nDI-9,italiana,Coppa Nove,Roma,2019-06-01,2019-06-01,75,2019-06-05,di9.csv,fid\n"
+    )
+    (late / "di9.csv").write_text(
+        "tournament_id,round,player_id,opponent_id,result,status\nDI-9,1,D001,D003,2,played\n"
+    )
+    ingest_draughts_flow(str(tmp_path / "late"), warehouse)
+    with Warehouse(warehouse).reader() as con:
+        stale = {item.list_date: item.reason for item in stale_of(con, "rubele_italiana")}
+    # a withdrawal is named as one, not as a new version
+    assert "withdrawn: DI-1" in stale[date(2019, 7, 1)]
+    assert "new versions of DI-1" not in stale[date(2019, 7, 1)]
     rubele_recalculate_flow("rubele_italiana", warehouse, stale=True)
     report = _last_report(warehouse, "recalculate")
     assert (
         "## Tournaments the new revisions no longer apply\n"
         "- 2019-07-01: DI-1 (withdrawn: sent by mistake)\n" in report
     )
+    assert "DI-9" not in report
