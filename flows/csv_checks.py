@@ -134,3 +134,11 @@ def refused_rows(errors: pl.DataFrame) -> str:
         return "the whole file"
     problems = f" ({errors.height} problems)" if errors.height > rows else ""
     return f"{rows} row{'s' if rows > 1 else ''}{problems}"
+
+
+def problem_text(problem: dict[str, object]) -> str:
+    """One problem of a CSV in a line of text: where (its line, else the file), the field and
+    the value as written, and why."""
+    where = f"line {problem['line_no']}" if problem.get("line_no") is not None else "the file"
+    field = f", {problem['field']} {problem['value']!r}" if problem.get("field") else ""
+    return f"{where}{field}: {problem['reason']}"

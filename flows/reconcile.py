@@ -129,7 +129,7 @@ def read_published(file: str, system: str, list_date: date) -> PublishedFile:
     read: a player left out would show as missing from it."""
     import polars as pl
 
-    from flows.csv_checks import checked_csv, refused_rows
+    from flows.csv_checks import checked_csv, problem_text, refused_rows
     from flows.inputs import read_csv_text
     from flows.systems import rating_system
     from transforms.inputs.registry import LIST_REQUIRED, type_published_list
@@ -144,7 +144,7 @@ def read_published(file: str, system: str, list_date: date) -> PublishedFile:
         )
     errors = problems.filter(pl.col("severity") == "error")
     if errors.height:
-        shown = "; ".join(_problem_text(row) for row in errors.head(3).iter_rows(named=True))
+        shown = "; ".join(problem_text(row) for row in errors.head(3).iter_rows(named=True))
         more = f"; and {counted(errors.height - 3, 'more problem')}" if errors.height > 3 else ""
         raise ReconcileError(
             f"{source.file.name}: {refused_rows(errors)} cannot be read ({shown}{more}): "
@@ -156,12 +156,6 @@ def read_published(file: str, system: str, list_date: date) -> PublishedFile:
         path=str(source.file.path),
         sha256=source.file.sha256,
     )
-
-
-def _problem_text(problem: dict[str, Any]) -> str:
-    where = f"line {problem['line_no']}" if problem.get("line_no") is not None else "the file"
-    field = f", {problem['field']} {problem['value']!r}" if problem.get("field") else ""
-    return f"{where}{field}: {problem['reason']}"
 
 
 # Comparing

@@ -32,7 +32,7 @@ def superseded_ratings(history: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def rating_history(history: pl.DataFrame) -> alt.LayerChart:
+def rating_history(history: pl.DataFrame, title: str = "rating") -> alt.LayerChart:
     """A player's rating list after list, one line per system through the revisions in force.
     A list recalculated since it was first written has a dashed rule at its date; where the
     recalculation changed the player's rating, the superseded rating is a hollow diamond (the
@@ -47,7 +47,7 @@ def rating_history(history: pl.DataFrame) -> alt.LayerChart:
         alt.Tooltip("category:N"),
     ]
     x = alt.X("list_date:T", title="list date")
-    y = alt.Y("rating:Q", title="rating", scale=alt.Scale(zero=False))
+    y = alt.Y("rating:Q", title=title, scale=alt.Scale(zero=False))
     color = alt.Color("system:N", title="system")
     line = (
         alt.Chart(current)

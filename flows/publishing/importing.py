@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 
 from flows.console import say
-from flows.csv_checks import checked_csv, refused_rows
+from flows.csv_checks import checked_csv, problem_text, refused_rows
 from flows.inputs import InputFile, csv_text, read_csv_text
 from flows.publishing.arguments import OFFICIAL, ListError, refuse_a_day_off_the_calendar
 from flows.publishing.refusals import refuse_an_import_after_computed_lists
@@ -90,6 +90,12 @@ def import_published_list(
         # the federation's list is taken whole or not at all: a player left out would enter
         # the next list as a newcomer, and an official list is never replaced
         refused = refused_rows(error_rows) if errors and not current else ""
+        # the first, in the file's order, says what is wrong (a file separated by ';', say)
+        first_refusal = (
+            problem_text(error_rows.sort("line_no", nulls_last=False).row(0, named=True))
+            if refused
+            else ""
+        )
         if refused:
             run.counts = {"players": 0, "rejections_new": rejected, "refused": 1}
             report = (
@@ -135,9 +141,9 @@ def import_published_list(
     say(report)
     if refused:
         raise ListError(
-            f"{source.file.name}: {refused} rejected, nothing imported (a list with "
-            "players left out would enter them as newcomers): correct the file and import it "
-            "again"
+            f"{source.file.name}: {refused} rejected ({first_refusal}), nothing imported (a "
+            "list with players left out would enter them as newcomers): correct the file and "
+            "import it again"
         )
     return run.counts
 

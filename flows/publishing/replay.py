@@ -12,6 +12,7 @@ import polars as pl
 from flows.publishing.context import PeriodContext
 from flows.publishing.revisions import WrittenList, inputs_checksums
 from flows.runtime import RunRecord
+from schemas.vocabulary import rating_word
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ def recalculation_report(
 ) -> str:
     """Per list date: new revision or unchanged, and who differs from the superseded list."""
     against = "the revision it supersedes" if scenario == "official" else "the official list"
+    word = rating_word(system)
     lines = [
         f"# Recalculation of {system} ({scenario})",
         "",
@@ -65,8 +67,8 @@ def recalculation_report(
         f"- new revisions: {sum(1 for replayed in results if replayed.written)}",
         f"- differences are against {against}",
         "",
-        "| list date | revision | players differing | ratings changed | categories changed "
-        "| overall positions changed | entered / left | largest rating difference |",
+        f"| list date | revision | players differing | {word}s changed | categories changed "
+        f"| overall positions changed | entered / left | largest {word} difference |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for replayed in results:

@@ -571,6 +571,9 @@ def test_a_draughts_list_speaks_of_capitals_and_s_not_of_ratings_and_k(demo_ware
     assert app.subheader[0].value == "Capital history"
     tournaments = _table(app, "tournament_id", "applied_variation")
     assert "S" in tournaments.columns and "k" not in tournaments.columns
+    assert "own_capital" in tournaments.columns and "own_rating" not in tournaments.columns
+    periods = _table(app, "previous_capital", "capital", "period_change")
+    assert "k" not in periods.columns and "rating" not in periods.columns
 
 
 def test_the_inbox_names_the_tournaments_a_list_set_aside(demo_warehouse, monkeypatch, tmp_path):

@@ -384,7 +384,11 @@ def test_a_published_file_separated_by_semicolons_is_refused_saying_so(warehouse
         r"required columns player_id, rating, games: the file seems separated by ';'",
     ):
         reconcile_flow(str(published), "elo_italia", APRIL, str(warehouse))
-    with pytest.raises(ListError, match=r"semicolons\.csv: the whole file rejected, nothing"):
+    with pytest.raises(
+        ListError,
+        match=r"semicolons\.csv: the whole file rejected \(line 1: the header lacks the required "
+        r"columns player_id, rating, games: the file seems separated by ';'.*\), nothing",
+    ):
         import_list_flow(str(published), "elo_italia", date(2018, 1, 1), str(tmp_path / "i.db"))
     # a file whose rows each have several faults counts its rows, and its problems apart
     for row in rows[:3]:

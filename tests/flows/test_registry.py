@@ -133,7 +133,9 @@ def test_import_list_bootstraps_and_refuses_a_different_file_for_the_same_date(t
         encoding="utf-8",
     )
     # a row rejected: nothing imported (the player would enter the next list as a newcomer)
-    with pytest.raises(ListError, match=r"list\.csv: 1 row rejected, nothing imported"):
+    with pytest.raises(
+        ListError, match=r"list\.csv: 1 row rejected \(line 3, rating 'abc': .*\), nothing imported"
+    ):
         import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)
     listing.write_text(listing.read_text(encoding="utf-8").replace(",abc,", ",1490,"))
     counts = import_list_flow(str(listing), "elo_italia", date(2019, 1, 1), warehouse)

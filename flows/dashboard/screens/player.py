@@ -69,7 +69,7 @@ def main() -> None:
 
     words = sorted({rating_word(system) for system in history.get_column("system").unique()})
     st.subheader(f"{' and '.join(words).capitalize()} history")
-    st.altair_chart(charts.rating_history(history), width="stretch")
+    st.altair_chart(charts.rating_history(history, " and ".join(words)), width="stretch")
     superseded = charts.superseded_ratings(history)
     if superseded.height:
         recalculated = superseded.select("system", "list_date").unique().height
@@ -108,6 +108,9 @@ def main() -> None:
         "rating_basis",
         "note",
     ).sort("list_date", "system", descending=[True, False])
+    if words == ["capital"]:
+        # a draughts player's lists: capitals, and no K (S goes with each tournament, below)
+        periods = periods.drop("k").rename(_CAPITAL_NAMES, strict=False)
     table(periods, key="player_periods")
     rated = variations.select("system", "list_date").unique().sort("list_date", descending=True)
     if rated.is_empty():
@@ -123,8 +126,12 @@ def main() -> None:
     of_period = (
         variations.filter((pl.col("system") == system) & (pl.col("list_date") == list_date))
         .drop("system", "list_date")
-        # a draughts variation's coefficient is S (by category), not K
-        .rename({"k": coefficient_word(system)}, strict=False)
+        # a draughts variation's coefficient is S, not K, and its ratings are capitals
+        .rename(
+            {"k": coefficient_word(system)}
+            | (_CAPITAL_NAMES if rating_word(system) == "capital" else {}),
+            strict=False,
+        )
     )
     st.caption("The tournaments of the period; select one to open it.")
     linked_table(
@@ -135,6 +142,16 @@ def main() -> None:
         parameter="tournament",
     )
     _game_by_game(player_id, system, list_date)
+
+
+# a draughts table's columns, named as the list names what it gives: capitals
+_CAPITAL_NAMES = {
+    "previous_rating": "previous_capital",
+    "rating": "capital",
+    "own_rating": "own_capital",
+    "opponent_rating": "opponent_capital",
+    "rating_basis": "capital_basis",
+}
 
 
 def _label() -> pl.Expr:
@@ -177,7 +194,10 @@ def _game_by_game(player_id: str, system: str, list_date: object) -> None:
     else:
         # the period and the player are the page's already
         shown = [name for name in PERIOD_COLUMNS if name in games.columns]
-        table(games.drop(shown), key="player_games")
+        words = {"k": coefficient_word(system)} | (
+            _CAPITAL_NAMES if rating_word(system) == "capital" else {}
+        )
+        table(games.drop(shown).rename(words, strict=False), key="player_games")
 
 
 main()

@@ -1160,6 +1160,7 @@ def test_a_replay_names_what_it_no_longer_applies_and_a_list_nobody_is_ranked_in
         "active and a member): is the registry loaded, with its memberships?" in report
     )
     assert "ranking of 2019-07-01" not in report
+    assert "| capitals changed |" in report and "| largest capital difference |" in report
     assert "no longer apply" not in report  # first revisions: nothing to compare with
     withdraw_flow("DI-1", "sent by mistake", warehouse)
     # and a tournament new to the list that it sets aside (a validity its era does not know):
