@@ -57,6 +57,7 @@ from transforms.inputs.draughts_csv import (
     type_draughts_tournaments,
 )
 from transforms.inputs.registry import DatedSnapshots
+from transforms.inputs.tabular import late_receipt
 from transforms.lists.periods import first_list_taking
 from transforms.rubele.rulebook import RubeleRulebook
 
@@ -161,6 +162,19 @@ def before_variant_start(typed: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _received_long_after(typed: pl.DataFrame) -> pl.DataFrame:
+    """A warning for each listed tournament received long after it ended (:func:`late_receipt`:
+    a wrong file or receipt date, more often than a late arbiter)."""
+    found = [
+        problem(reason, field="received_on", value=received, line_no=line_no, severity="warning")
+        for line_no, start, end, received in typed.select(
+            "line_no", "start_date", "end_date", "received_on"
+        ).rows()
+        if (reason := late_receipt(end or start, received)) is not None
+    ]
+    return problems_frame(found)
+
+
 # the report's line when no FID registry snapshot is loaded: every player is unknown to it
 NO_FID_REGISTRY = (
     "- WARNING: no FID registry snapshot is loaded, so every player is unknown and every "
@@ -216,6 +230,7 @@ def ingest_delivery(
                 None,
             ),
             _tagged(before_variant_start(typed), "draughts tournaments", listing.file, None),
+            _tagged(_received_long_after(typed), "draughts tournaments", listing.file, None),
         ],
         how="diagonal_relaxed",
     )

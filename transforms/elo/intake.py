@@ -19,6 +19,7 @@ from transforms.elo.rulebook import EloEra, Rulebook
 from transforms.elo.validity import size_reasons, system_name, time_control_reason
 from transforms.inputs.manifest import MANIFEST_FIELDS
 from transforms.inputs.matching import match_players
+from transforms.inputs.tabular import late_receipt
 from transforms.inputs.time_control import TimeControl, read_encoded, read_written
 from transforms.inputs.trf import ParsedTrf
 
@@ -599,6 +600,27 @@ def _header(parsed: ParsedTrf, manifest_row: dict[str, object]) -> tuple[dict, p
     return header, problems_frame(found)
 
 
+def _received_long_after(header: dict, manifest_row: dict[str, object]) -> pl.DataFrame:
+    """:func:`late_receipt` of the tournament, on its manifest row (the receipt date is the
+    manifest's, the dates played the header's)."""
+    played = header.get("end_date") or header.get("start_date")
+    received = manifest_row.get("received_on")
+    reason = late_receipt(played, received if isinstance(received, date) else None)
+    if reason is None:
+        return empty_problems()
+    return problems_frame(
+        [
+            problem(
+                reason,
+                field="received_on",
+                value=received,
+                line_no=int(manifest_row["line_no"]),  # type: ignore[call-overload]
+                severity="warning",
+            )
+        ]
+    )
+
+
 def _size_problems(
     parsed: ParsedTrf, header: dict[str, object], rulebook: Rulebook | None
 ) -> pl.DataFrame:
@@ -724,6 +746,7 @@ def build_intake(
             _tagged(rating_problems, "manifest", manifest_name),
             _tagged(left_out, "manifest", manifest_name),
             _tagged(header_problems, "trf", trf_name),
+            _tagged(_received_long_after(header, manifest_row), "manifest", manifest_name),
             _tagged(time_manifest, "manifest", manifest_name),
             _tagged(time_trf, "trf", trf_name),
             _tagged(_size_problems(parsed, header, rulebook), "trf", trf_name),

@@ -12,6 +12,7 @@ import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Literal
 
 import polars as pl
@@ -262,4 +263,23 @@ def with_receipt_reason(problems: pl.DataFrame, raw: pl.DataFrame, listing: str)
         problems.join(ids, on="line_no", how="left", maintain_order="left")
         .with_columns(pl.when(empty).then(reason).otherwise(pl.col("reason")).alias("reason"))
         .drop("_tournament")
+    )
+
+
+# A tournament received this long after it ended is rated like any other (by its receipt
+# date, RULES.md §1.1), but so late a delivery is more often a wrong file or a wrong receipt
+# date than a late arbiter: a warning asks the officer to look. Not a federation rule (it
+# changes no number), so not a rulebook parameter.
+LATE_RECEIPT_DAYS = 365
+
+
+def late_receipt(played: date | None, received: date | None) -> str | None:
+    """Why a tournament played on ``played`` (its end date, else its start) and received on
+    ``received`` deserves a look: received more than ``LATE_RECEIPT_DAYS`` after (None: not)."""
+    if played is None or received is None or (received - played).days <= LATE_RECEIPT_DAYS:
+        return None
+    return (
+        f"received on {received}, {(received - played).days} days after the tournament ended "
+        f"({played}): is it the right file and the right receipt date? It is rated as "
+        "received, in the list whose window holds that date"
     )

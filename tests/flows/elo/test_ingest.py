@@ -407,8 +407,9 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
     )
     warehouse = tmp_path / "w.duckdb"
     counts = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
-    # the two listed files also give the one warning of their year-only birth dates
-    assert counts["tournaments_new_versions"] == 2 and counts["warnings_new"] == 3
+    # the two listed files also give the one warning of their year-only birth dates, and one
+    # each of their receipt in 2026 of a tournament played in 2018
+    assert counts["tournaments_new_versions"] == 2 and counts["warnings_new"] == 5
     # the report counts the warnings it lists, and says which are new (it said "new warnings:
     # 0" over a list of 13 when a delivery was read again)
     again = ingest_flow(str(tmp_path / "inbox"), str(warehouse))
@@ -421,7 +422,7 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
             ).fetchall()
         )
     # the twin of OK-1, and (OK-2 being Elo Rapid) its 120 minutes per player
-    assert "- rejections: 2 (new: 2); warnings: 3 (new: 3)" in first_report
+    assert "- rejections: 2 (new: 2); warnings: 5 (new: 5)" in first_report
     counted = re.search(
         r"- rejections: (\d+) \(new: 0\); warnings: (\d+) \(new: 0\)", second_report
     )
@@ -430,7 +431,8 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
     assert int(counted[2]) == (warnings_listed if "## Warnings" in second_report else 0)
     with Warehouse(warehouse).reader() as con:
         warnings = con.execute(
-            "SELECT file_name, line_no, field, value, reason FROM input_warning ORDER BY file_name"
+            "SELECT file_name, line_no, field, value, reason FROM input_warning "
+            "ORDER BY file_name, line_no NULLS FIRST"
         ).fetchall()
     births = (
         14,
@@ -449,6 +451,18 @@ def test_a_file_the_manifest_does_not_list_is_reported_and_not_read(tmp_path):
             "forgotten.trf",
             "forgotten.trf is in the delivery folder but manifest.csv does not list it: it was "
             "not read (add a row for it, or take it out of the folder)",
+        ),
+        *(
+            (
+                "inbox/2026-04/manifest.csv",
+                line,
+                "received_on",
+                "2026-04-02",
+                "received on 2026-04-02, 2853 days after the tournament ended (2018-06-10): is "
+                "it the right file and the right receipt date? It is rated as received, in the "
+                "list whose window holds that date",
+            )
+            for line in (2, 3)
         ),
     ]
 

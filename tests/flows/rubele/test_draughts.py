@@ -1190,3 +1190,34 @@ def test_a_replay_names_what_it_no_longer_applies_and_a_list_nobody_is_ranked_in
         "- 2019-07-01: DI-1 (withdrawn: sent by mistake)\n" in report
     )
     assert "DI-9" not in report
+
+
+def test_a_tournament_received_long_after_it_ended_is_a_warning(tmp_path):
+    # OLD ended in 2017 and was received in 2019: rated as received, with a warning naming how
+    # late (a wrong file or a wrong receipt date, more often than a late arbiter)
+    from flows.rubele.ingest import ingest_draughts_flow
+    from flows.rubele.registry import load_fid_registry_flow
+
+    registry, inbox = _season(
+        tmp_path,
+        'P1,"Primo, Uno",M,1960-01-01,ITA,CM,,,\nP2,"Secondo, Due",M,1960-01-01,ITA,CM,,,\n',
+        "OLD,italiana,Vecchio,Roma,2017-03-04,2017-03-05,100,2019-04-10,old.csv,one\n"
+        "NEW,italiana,Nuovo,Roma,2019-03-02,2019-03-03,100,2019-04-10,new.csv,one\n",
+        {"old.csv": "OLD,1,P1,P2,1,played\n", "new.csv": "NEW,1,P1,P2,0.5,played\n"},
+    )
+    warehouse = str(tmp_path / "w.duckdb")
+    load_fid_registry_flow(str(registry), date(2019, 1, 1), warehouse)
+    assert ingest_draughts_flow(str(inbox), warehouse)["accepted"] == 2
+    with Warehouse(warehouse).reader() as con:
+        warned = con.sql(
+            "SELECT tournament_id, line_no, reason FROM input_warning WHERE field = 'received_on'"
+        ).fetchall()
+    assert warned == [
+        (
+            "OLD",
+            2,
+            "received on 2019-04-10, 766 days after the tournament ended (2017-03-05): is it "
+            "the right file and the right receipt date? It is rated as received, in the list "
+            "whose window holds that date",
+        )
+    ]

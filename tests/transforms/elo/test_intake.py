@@ -585,3 +585,24 @@ def test_a_rating_in_the_file_without_a_fide_id_of_an_unknown_player_is_a_warnin
     ]
     # a registered player's rating in the file is not read either, and needs no word
     assert _intake(2500002).warnings.filter(pl.col("field") == "rating").height == 0
+
+
+def test_a_tournament_received_long_after_it_ended_is_a_warning_on_its_manifest_row():
+    # played in February 2018, received in February 2019: rated as received, with a warning
+    # (a wrong file or a wrong receipt date, more often than a late arbiter)
+    late = {**ROW, "received_on": date(2019, 2, 10)}
+    header = replace(HEADER, start_date=date(2018, 2, 1), end_date=date(2018, 2, 2))
+    intake = _intake(2500002, header=header, row=late)
+    assert intake.status == ACCEPTED
+    warned = intake.warnings.filter(pl.col("field") == "received_on")
+    assert warned.select("line_no", "value", "reason").rows() == [
+        (
+            2,
+            "2019-02-10",
+            "received on 2019-02-10, 373 days after the tournament ended (2018-02-02): is it "
+            "the right file and the right receipt date? It is rated as received, in the list "
+            "whose window holds that date",
+        )
+    ]
+    # within a year: nothing to say
+    assert _intake(2500002).warnings.filter(pl.col("field") == "received_on").height == 0
