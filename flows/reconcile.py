@@ -245,8 +245,10 @@ def classify(
             f"({in_period} in the period): {-more} fewer there, so a tournament rated here it "
             f"did not rate (not yet, or not at all); {ratings}"
         )
-    # a list without K for him (draughts: capitals have none) has no K to differ from
-    if federation["k"] is not None and mine["k"] is not None and federation["k"] != mine["k"]:
+    # a list without K for him (draughts: capitals have none) has no K to differ from, nor
+    # does a FIDE-rated player's row: his games count only for his opponents (RULES.md §1.3)
+    has_k = mine["k"] is not None and mine.get("rating_type") != "fide"
+    if federation["k"] is not None and has_k and federation["k"] != mine["k"]:
         return "k_differs", (
             f"K {federation['k']} published, {_text(mine['k'])} computed (this list's K from "
             f"a rating of {_text(mine['frozen_rating'])} at the period start and "

@@ -397,3 +397,19 @@ def test_a_published_file_separated_by_semicolons_is_refused_saying_so(warehouse
         reconcile_flow(
             str(_write(rows, tmp_path / "faults.csv")), "elo_italia", APRIL, str(warehouse)
         )
+
+
+def test_a_fide_rated_players_k_is_no_difference() -> None:
+    # his games count only for his opponents (RULES.md §1.3): the K a list shows him applies
+    # to nothing, and a federation's file that gives another (or none) differs in nothing
+    from flows.reconcile import classify
+
+    computed = {
+        "rating": 2233, "total_games": 40, "games": 0, "k": 30, "frozen_rating": 2233,
+        "rating_type": "fide", "rating_basis": "fide", "period_change": 0, "category": "M",
+    }  # fmt: skip
+    published = {"rating": 2233, "games": 40, "k": 10, "category": "M"}
+    assert classify(computed, published, None, {}, date(2019, 4, 1)) is None
+    # an Elo Italia player's K is compared as before
+    rated = {**computed, "rating_type": "elo_italia", "rating_basis": "list"}
+    assert classify(rated, published, None, {}, date(2019, 4, 1))[0] == "k_differs"
