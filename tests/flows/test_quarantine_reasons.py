@@ -39,6 +39,14 @@ def test_a_quarantined_chess_tournament_is_named_with_its_first_rejection(season
     assert excluded == [(expected,)]
 
 
+def _cut_half_way(content: bytes) -> bytes:
+    """A TRF file cut in the middle of a player line half-way down its player lines."""
+    lines = content.split(b"\n")
+    players = [number for number, line in enumerate(lines) if line.startswith(b"001 ")]
+    middle = players[len(players) // 2]
+    return b"\n".join([*lines[:middle], lines[middle][:60]])
+
+
 def test_a_chess_file_cut_short_is_named_by_its_cut_everywhere(season_warehouse, tmp_path):
     # a demo TRF cut in the middle of a player line half-way down: the opponents it lost are
     # errors of the lines above, and the cut, which explains them, is the reason shown by the
@@ -54,10 +62,7 @@ def test_a_chess_file_cut_short_is_named_by_its_cut_everywhere(season_warehouse,
             "WHERE t.status = 'accepted' AND t.system = 'elo_italia' AND t.players >= 20 "
             "ORDER BY t.tournament_id LIMIT 1"
         ).fetchone()[0]
-    lines = content.split(b"\n")
-    players = [number for number, line in enumerate(lines) if line.startswith(b"001 ")]
-    middle = players[len(players) // 2]
-    cut = b"\n".join([*lines[:middle], lines[middle][:60]])
+    cut = _cut_half_way(content)
     delivery = tmp_path / "inbox" / "2019-05"
     delivery.mkdir(parents=True)
     (delivery / "cut.trf").write_bytes(cut)
@@ -100,11 +105,7 @@ def test_a_rated_tournament_quarantined_by_its_new_version_is_a_warning_of_the_i
             "(SELECT tournament_id FROM variation WHERE system = 'elo_italia') "
             "ORDER BY t.tournament_id LIMIT 1"
         ).fetchone()
-    # cut in the middle of a player line half-way down, as above
-    lines = content.split(b"\n")
-    players = [number for number, line in enumerate(lines) if line.startswith(b"001 ")]
-    middle = players[len(players) // 2]
-    cut = b"\n".join([*lines[:middle], lines[middle][:60]])
+    cut = _cut_half_way(content)
     delivery = tmp_path / "inbox" / "2019-06"
     (delivery).mkdir(parents=True)
     (delivery / "again.trf").write_bytes(cut)

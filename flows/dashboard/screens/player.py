@@ -126,12 +126,7 @@ def main() -> None:
     of_period = (
         variations.filter((pl.col("system") == system) & (pl.col("list_date") == list_date))
         .drop("system", "list_date")
-        # a draughts variation's coefficient is S, not K, and its ratings are capitals
-        .rename(
-            {"k": coefficient_word(system)}
-            | (_CAPITAL_NAMES if rating_word(system) == "capital" else {}),
-            strict=False,
-        )
+        .rename(_column_words(system), strict=False)
     )
     st.caption("The tournaments of the period; select one to open it.")
     linked_table(
@@ -152,6 +147,13 @@ _CAPITAL_NAMES = {
     "opponent_rating": "opponent_capital",
     "rating_basis": "capital_basis",
 }
+
+
+def _column_words(system: str) -> dict[str, str]:
+    """A table of one system's variations or games, its columns named as the system names
+    them: a draughts variation's coefficient is S, not K, and its ratings are capitals."""
+    capitals = _CAPITAL_NAMES if rating_word(system) == "capital" else {}
+    return {"k": coefficient_word(system)} | capitals
 
 
 def _label() -> pl.Expr:
@@ -194,10 +196,7 @@ def _game_by_game(player_id: str, system: str, list_date: object) -> None:
     else:
         # the period and the player are the page's already
         shown = [name for name in PERIOD_COLUMNS if name in games.columns]
-        words = {"k": coefficient_word(system)} | (
-            _CAPITAL_NAMES if rating_word(system) == "capital" else {}
-        )
-        table(games.drop(shown).rename(words, strict=False), key="player_games")
+        table(games.drop(shown).rename(_column_words(system), strict=False), key="player_games")
 
 
 main()
