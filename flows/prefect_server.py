@@ -271,7 +271,8 @@ def _environment_value(pid: int, name: str) -> str | None:
     return None
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not; another user's does)."""
     if pid <= 0:
         return False
     try:
@@ -302,7 +303,7 @@ def _port_of(command: list[str]) -> int | None:
 
 def is_our_server(pid: int, home: Path, port: int | None = None) -> bool:
     """The process is a Prefect server this project started (on ``port``, if given)."""
-    if not _alive(pid):
+    if not process_alive(pid):
         return False
     command = _cmdline(pid)
     if not command or not _is_server_command(command):
@@ -338,13 +339,13 @@ def _terminate(pid: int, timeout: float = STOP_TIMEOUT) -> None:
     send(signal.SIGTERM)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if not _alive(pid):
+        if not process_alive(pid):
             return
         _reap(pid)
         time.sleep(0.1)
     send(signal.SIGKILL)
     deadline = time.monotonic() + 5
-    while _alive(pid) and time.monotonic() < deadline:
+    while process_alive(pid) and time.monotonic() < deadline:
         _reap(pid)
         time.sleep(0.05)
 
@@ -505,7 +506,7 @@ def _wait_until_answering(
         if process is not None:
             if process.poll() is not None:
                 return False
-        elif not _alive(pid):
+        elif not process_alive(pid):
             return False
         if answers(url):
             return True
@@ -609,7 +610,7 @@ def _settle(home: Path) -> ServerRecord:
             if _wait_until_answering(record.url, record.pid, time.monotonic() + remaining):
                 verdict = _assess(record, home)
             else:
-                verdict = Verdict.STOP if _alive(record.pid) else Verdict.FORGET
+                verdict = Verdict.STOP if process_alive(record.pid) else Verdict.FORGET
         if verdict is Verdict.REUSE:
             usable = record
         elif verdict is Verdict.STOP:

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from flows.console import say, show
-from flows.prefect_server import OFFLINE_ENVIRONMENT
+from flows.prefect_server import OFFLINE_ENVIRONMENT, process_alive
 from flows.warehouse import Warehouse, execute, read_sql
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -93,13 +93,7 @@ class RunProcess:
             return False
         if Path("/proc/self/stat").exists():
             return process_start(self.pid) != self.started
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return True
-        except PermissionError:  # somebody else's process holds the pid: not ours
-            return True
-        return False
+        return not process_alive(self.pid)
 
 
 def process_start(pid: int) -> str:

@@ -129,7 +129,7 @@ def processes_of(home: Path) -> set[int]:
             command = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if (mark in environment or str(home).encode() in command) and prefect_server._alive(
+        if (mark in environment or str(home).encode() in command) and prefect_server.process_alive(
             int(entry.name)
         ):
             found.add(int(entry.name))
@@ -228,7 +228,7 @@ def test_a_dead_server_behind_the_record_is_replaced(home: Path) -> None:
     crashed = record_of(home)
     os.kill(crashed.pid, signal.SIGKILL)  # a crash, or a reboot: the record outlives it
     deadline = time.monotonic() + 10
-    while prefect_server._alive(crashed.pid) and time.monotonic() < deadline:
+    while prefect_server.process_alive(crashed.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     command = run_command(home, name="after-crash")
     command.finish()
@@ -273,7 +273,7 @@ def test_a_command_killed_while_starting_the_server_leaves_it_to_the_next(in_hom
     killed, other = (first, second) if starting in first.text() else (second, first)
     killed.kill()
     server = record_of(in_home)
-    assert prefect_server._alive(server.pid)
+    assert prefect_server.process_alive(server.pid)
     assert not prefect_server.answers(server.url), "killed too late: the server was up already"
     assert settled_processes_of(in_home, {server.pid, other.process.pid}) == {
         server.pid,
@@ -290,7 +290,7 @@ def test_stop_server_stops_it_and_removes_the_record(in_home: Path) -> None:
     server = record_of(in_home)
     assert "running" in prefect_server.server_status()
     assert prefect_server.stop_server() == f"local Prefect server stopped (pid {server.pid})"
-    assert not prefect_server._alive(server.pid)
+    assert not prefect_server.process_alive(server.pid)
     assert prefect_server.read_record(in_home) is None
     assert settled_processes_of(in_home, set()) == set()
     assert prefect_server.server_status().startswith("no lasting Prefect server")
